@@ -1,0 +1,16 @@
+/**
+ * `latchkey`: the root entry. For now it carries the shared error classes and core types; the
+ * `createAuth` handler joins it when the handler lands. Session tokens live in `latchkey/jwt`.
+ *
+ * @module
+ */
+export {
+  LatchkeyError,
+  InvalidOptionError,
+  MissingSecretError,
+  InvalidTokenError,
+  TokenExpiredError,
+  NoMatchingSecretError,
+} from "./errors.js"
+export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode } from "./errors.js"
+export type * from "./types.js"

@@ -1,0 +1,68 @@
+/**
+ * The JWT claims set: what `encode` adds (`iat`, `exp`, `jti`) and what `decode` requires of it
+ * (RFC 7519 §4.1), with the 15 seconds of clock skew Auth.js allows.
+ */
+import { InvalidOptionError, InvalidTokenError, TokenExpiredError } from "../errors.js"
+
+/** Seconds of clock skew tolerated when checking `exp` and `nbf`. */
+export const CLOCK_TOLERANCE = 15
+
+/** The default session lifetime: 30 days, in seconds. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+
+/** The current time in whole seconds, as JWT NumericDates are written. */
+export function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000)
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * The claims set `encode` writes: the caller's claims, then `iat`, `exp` and a fresh `jti`,
+ * overriding any earlier values in place (the order `jose` and Auth.js produce).
+ */
+export function claimsToWrite(token: unknown, maxAge: number, jti: string): string {
+  if (!isPlainObject(token)) throw new InvalidOptionError("token", "The token must be a plain object of claims.")
+  if (!Number.isSafeInteger(maxAge) || maxAge <= 0) {
+    throw new InvalidOptionError("maxAge", "maxAge must be a positive whole number of seconds.")
+  }
+  const iat = nowInSeconds()
+  try {
+    return JSON.stringify({ ...token, iat, exp: iat + maxAge, jti })
+  } catch (cause) {
+    throw new InvalidOptionError("token", "The token's claims cannot be serialized as JSON.", { cause })
+  }
+}
+
+function numericDate(claims: Record<string, unknown>, name: string, required: boolean): number | undefined {
+  const value = claims[name]
+  if (value === undefined && !required) return undefined
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new InvalidTokenError("invalid_claims", `The "${name}" claim must be a number.`)
+  }
+  return value
+}
+
+/** Parses and checks the decrypted claims set. `exp` is required: a session must end. */
+export function readClaims<Payload>(json: string): Payload {
+  let claims: unknown
+  try {
+    claims = JSON.parse(json)
+  } catch {
+    throw new InvalidTokenError("invalid_claims", "The claims set is not JSON.")
+  }
+  if (!isPlainObject(claims) || Array.isArray(claims)) {
+    throw new InvalidTokenError("invalid_claims", "The claims set is not a JSON object.")
+  }
+  const now = nowInSeconds()
+  numericDate(claims, "iat", false)
+  const nbf = numericDate(claims, "nbf", false)
+  if (nbf !== undefined && nbf > now + CLOCK_TOLERANCE) throw new InvalidTokenError("not_yet_valid", "The token is not valid yet.")
+  const exp = numericDate(claims, "exp", true)!
+  if (exp <= now - CLOCK_TOLERANCE) throw new TokenExpiredError(exp)
+  return claims as Payload
+}

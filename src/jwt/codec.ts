@@ -1,0 +1,98 @@
+/**
+ * The JWE codec on one crypto backend: `encode` and `decode` as Auth.js v5 writes and reads them,
+ * plus the next-auth v4 read. Public modules bind it to the backend the export conditions chose;
+ * tests bind it to both.
+ */
+import { InvalidTokenError, NoMatchingSecretError } from "../errors.js"
+import type { JWT } from "../types.js"
+import type { CryptoBackend } from "./backend/types.js"
+import { claimsToWrite, DEFAULT_MAX_AGE, readClaims } from "./claims.js"
+import { parseCompactJwe } from "./compact.js"
+import { KeyCache, type DerivedKey, type KeyScheme } from "./keys.js"
+import { checkSalt, secretList, type SecretInput } from "./secrets.js"
+
+/** What {@link Codec.encode} takes. */
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to seal. `iat`, `exp` and `jti` are always set by `encode`. Default `{}`. */
+  token?: Payload
+  /** The secret, or a newest-first list of secrets: the first one encrypts. */
+  secret: SecretInput
+  /** The HKDF salt: by convention the name of the cookie the token is stored in. */
+  salt: string
+  /** Lifetime in seconds. Default 30 days. */
+  maxAge?: number
+}
+
+/** What {@link Codec.decode} takes. */
+export interface JWTDecodeParams {
+  /** The compact JWE. A missing or empty token decodes to `null`. */
+  token?: string | null
+  /** The secret, or a list of secrets to try (by `kid`). */
+  secret: SecretInput
+  /** The HKDF salt the token was written with. */
+  salt: string
+}
+
+export interface Codec {
+  readonly backend: CryptoBackend
+  readonly keys: KeyCache
+  encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string>
+  decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null>
+  decodeWith<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Promise<Payload | null>
+  /** Seals a plaintext claims string as-is; `iv` only for the differential tests. */
+  seal(key: DerivedKey, plaintext: string, iv?: Uint8Array<ArrayBuffer>): Promise<string>
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** Binds the codec to a crypto backend, with its own key cache. */
+export function createCodec(backend: CryptoBackend): Codec {
+  const keys = new KeyCache(backend)
+
+  async function seal(key: DerivedKey, plaintext: string, iv?: Uint8Array<ArrayBuffer>): Promise<string> {
+    const sealed = await backend.seal(key.prepared, key.header, plaintext, iv)
+    return `${key.header}..${sealed.iv}.${sealed.ciphertext}.${sealed.tag}`
+  }
+
+  async function encode<Payload>(params: JWTEncodeParams<Payload>): Promise<string> {
+    const { token = {}, secret, salt, maxAge = DEFAULT_MAX_AGE } = params
+    const plaintext = claimsToWrite(token, maxAge, backend.randomUUID())
+    const key = await keys.get("authjs", "A256CBC-HS512", secretList(secret)[0], checkSalt(salt))
+    return seal(key, plaintext)
+  }
+
+  async function decodeWith<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Promise<Payload | null> {
+    const { token, secret, salt } = params
+    if (token === undefined || token === null || token === "") return null
+    if (typeof token !== "string") throw new InvalidTokenError("malformed", "The token must be a string.")
+    const secrets = secretList(secret)
+    checkSalt(salt)
+    const jwe = parseCompactJwe(token)
+    for (const candidate of secrets) {
+      const key = await keys.get(scheme, jwe.enc, candidate, salt)
+      // A kid names exactly one key; a token without one is tried against every secret.
+      if (jwe.kid !== undefined && jwe.kid !== key.kid) continue
+      const plaintext = await backend.open(key.prepared, jwe.aad, jwe)
+      if (plaintext !== undefined) return readClaims<Payload>(decodeUtf8(plaintext))
+      if (jwe.kid !== undefined) throw new InvalidTokenError("decryption_failed", "The token failed its integrity check.")
+    }
+    throw new NoMatchingSecretError()
+  }
+
+  return {
+    backend,
+    keys,
+    encode,
+    decode: (params) => decodeWith("authjs", params),
+    decodeWith,
+    seal,
+  }
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    throw new InvalidTokenError("invalid_claims", "The claims set is not UTF-8.")
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Parsing a compact JWE (RFC 7516 §7.1) into checked parts, before any key is touched. Everything
+ * that can be judged without the secret is judged here: size, shape, canonical base64url, the
+ * protected header, and the IV, tag and ciphertext lengths the algorithm requires.
+ */
+import { InvalidTokenError } from "../errors.js"
+import { decodeBase64url, decodedLength, isCanonicalBase64url } from "./base64url.js"
+import type { ContentEncryption, SealedParts } from "./backend/types.js"
+
+/**
+ * The largest token `decode` reads, in characters: 64 KiB. Tokens are stored in cookies chunked
+ * at about 4 KB each, so this allows 16 chunks, far beyond a real session. Anything larger is
+ * rejected before any crypto runs.
+ */
+export const MAX_TOKEN_LENGTH = 65_536
+
+/** A compact JWE that passed every check that needs no key. */
+export interface ParsedJwe extends SealedParts {
+  enc: ContentEncryption
+  kid: string | undefined
+  /** The encoded protected header: the additional authenticated data. */
+  aad: string
+}
+
+interface ParsedHeader {
+  enc: ContentEncryption
+  kid: string | undefined
+}
+
+/** Byte lengths the algorithms require (RFC 7518 §5.2.5 and §5.3). */
+const SHAPE: Record<ContentEncryption, { iv: number; tag: number; block: number }> = {
+  "A256CBC-HS512": { iv: 16, tag: 32, block: 16 },
+  A256GCM: { iv: 12, tag: 16, block: 1 },
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** Headers repeat (one per derived key), so their parse is kept. Bounded like every cache here. */
+const headerCache = new Map<string, ParsedHeader>()
+const MAX_CACHED_HEADERS = 64
+/** Ours are about 175 characters; a longer header is checked but never kept. */
+const MAX_CACHED_HEADER_LENGTH = 512
+
+function malformed(message: string): InvalidTokenError {
+  return new InvalidTokenError("malformed", message)
+}
+
+function parseHeader(encoded: string): ParsedHeader {
+  const cached = headerCache.get(encoded)
+  if (cached !== undefined) return cached
+  if (encoded.length === 0 || !isCanonicalBase64url(encoded)) throw malformed("The protected header is not canonical base64url.")
+  let header: unknown
+  try {
+    header = JSON.parse(utf8.decode(decodeBase64url(encoded)))
+  } catch {
+    throw malformed("The protected header is not JSON.")
+  }
+  const parsed = checkHeader(header)
+  if (encoded.length > MAX_CACHED_HEADER_LENGTH) return parsed
+  if (headerCache.size >= MAX_CACHED_HEADERS) headerCache.delete(headerCache.keys().next().value!)
+  headerCache.set(encoded, parsed)
+  return parsed
+}
+
+function checkHeader(header: unknown): ParsedHeader {
+  if (typeof header !== "object" || header === null || Array.isArray(header)) throw malformed("The protected header is not a JSON object.")
+  const fields = header as Record<string, unknown>
+  if (fields.alg !== "dir") throw new InvalidTokenError("unsupported_alg", 'Only the "dir" key management algorithm is accepted.')
+  if (fields.enc !== "A256CBC-HS512" && fields.enc !== "A256GCM") {
+    throw new InvalidTokenError("unsupported_enc", 'Only the "A256CBC-HS512" and "A256GCM" content encryption algorithms are accepted.')
+  }
+  if ("zip" in fields) throw new InvalidTokenError("unsupported_zip", 'The "zip" header parameter is not accepted.')
+  // No extension is understood, so any critical one must be refused (RFC 7516 §4.1.13).
+  if ("crit" in fields) throw new InvalidTokenError("unsupported_crit", 'The "crit" header parameter is not accepted.')
+  if (fields.kid !== undefined && typeof fields.kid !== "string") throw malformed('The "kid" header parameter is not a string.')
+  return { enc: fields.enc, kid: fields.kid as string | undefined }
+}
+
+function checkSegment(segment: string, name: string): void {
+  if (!isCanonicalBase64url(segment)) throw malformed(`The ${name} is not canonical base64url.`)
+}
+
+/** Splits and checks a compact JWE. Throws {@link InvalidTokenError} for anything off. */
+export function parseCompactJwe(token: string): ParsedJwe {
+  if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError("too_large", `The token is longer than ${MAX_TOKEN_LENGTH} characters.`)
+  const parts = token.split(".")
+  if (parts.length !== 5) throw malformed("A compact JWE has five dot-separated parts.")
+  const [aad, encryptedKey, iv, ciphertext, tag] = parts as [string, string, string, string, string]
+  const { enc, kid } = parseHeader(aad)
+  if (encryptedKey !== "") throw malformed('With "dir", the encrypted key part must be empty.')
+  checkSegment(iv, "initialization vector")
+  checkSegment(ciphertext, "ciphertext")
+  checkSegment(tag, "authentication tag")
+  const shape = SHAPE[enc]
+  if (decodedLength(iv.length) !== shape.iv) throw malformed("The initialization vector has the wrong length.")
+  if (decodedLength(tag.length) !== shape.tag) throw malformed("The authentication tag has the wrong length.")
+  const ciphertextLength = decodedLength(ciphertext.length)
+  if (ciphertextLength === 0 || ciphertextLength % shape.block !== 0) throw malformed("The ciphertext has an impossible length.")
+  return { enc, kid, aad, iv, ciphertext, tag }
+}

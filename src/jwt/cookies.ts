@@ -1,0 +1,193 @@
+/**
+ * Session cookies on the wire, both ways. A token can exceed the 4096 bytes browsers keep per
+ * cookie, so it is split into `name.0`, `name.1`, … and joined again on read. Reading is strict:
+ * only the exact name or `name.<n>` belongs to a token, and a missing chunk invalidates it.
+ * Writing keeps every `Set-Cookie` under 4096 bytes and expires chunks the request still holds
+ * but the new value no longer needs, so a shorter token never inherits a stale tail.
+ */
+import { parseCookie, stringifySetCookie, type SerializeOptions } from "cookie"
+import { InvalidOptionError, InvalidTokenError } from "../errors.js"
+import { MAX_TOKEN_LENGTH } from "./compact.js"
+import { headerReader, type RequestLike } from "./headers.js"
+
+/**
+ * The byte limit every `Set-Cookie` header line, `Set-Cookie: ` included, stays under. Browsers
+ * keep cookies up to 4096 bytes (RFC 6265 §6.1); staying under it for the whole line leaves room
+ * for the attributes in every browser.
+ */
+export const SET_COOKIE_LIMIT = 4096
+
+const HEADER_PREFIX_LENGTH = "Set-Cookie: ".length
+
+/** How many chunks a reader accepts: enough for {@link MAX_TOKEN_LENGTH} at the smallest chunk. */
+export const MAX_CHUNKS = 32
+
+const CHUNK_SUFFIX = /^(0|[1-9][0-9]{0,2})$/
+
+/** Attributes for a session cookie. Unset ones take the safe defaults noted. */
+export interface SessionCookieOptions {
+  /** Default "/". */
+  path?: string
+  domain?: string
+  /** Default true; required, and forced, for `__Secure-` and `__Host-` names. */
+  secure?: boolean
+  /** Default true. */
+  httpOnly?: boolean
+  /** Default "lax". */
+  sameSite?: "lax" | "strict" | "none"
+  /** Lifetime in seconds. */
+  maxAge?: number
+  expires?: Date
+  partitioned?: boolean
+}
+
+/** Parses a `Cookie` header; never throws, whatever the input. */
+export function parseCookieHeader(header: string | null): Record<string, string | undefined> {
+  if (!header) return {}
+  return parseCookie(header)
+}
+
+/** The cookies of a request, parsed. */
+export function requestCookies(req: RequestLike): Record<string, string | undefined> {
+  return parseCookieHeader(headerReader(req)("cookie", "; "))
+}
+
+function chunkIndex(cookieName: string, name: string): number | undefined {
+  if (!cookieName.startsWith(name) || cookieName.charCodeAt(name.length) !== 46 /* . */) return undefined
+  const suffix = cookieName.slice(name.length + 1)
+  return CHUNK_SUFFIX.test(suffix) ? Number(suffix) : undefined
+}
+
+/**
+ * The token stored under `name`, joined from its chunks when chunked. `undefined` when there is
+ * none. Throws {@link InvalidTokenError} (`invalid_chunks`) for a gap or too many chunks.
+ */
+export function readChunkedCookie(cookies: Record<string, string | undefined>, name: string): string | undefined {
+  const whole = cookies[name]
+  if (whole) return whole
+  const chunks: string[] = []
+  let count = 0
+  for (const cookieName of Object.keys(cookies)) {
+    const index = chunkIndex(cookieName, name)
+    if (index === undefined) continue
+    if (index >= MAX_CHUNKS) throw new InvalidTokenError("invalid_chunks", `The session cookie has more than ${MAX_CHUNKS} chunks.`)
+    chunks[index] = cookies[cookieName] ?? ""
+    count++
+  }
+  if (count === 0) return undefined
+  if (count !== chunks.length) throw new InvalidTokenError("invalid_chunks", "The session cookie is missing a chunk.")
+  const joined = chunks.join("")
+  return joined === "" ? undefined : joined
+}
+
+/** The names of the cookies in `cookies` that belong to a token stored under `name`. */
+export function tokenCookieNames(cookies: Record<string, string | undefined>, name: string): string[] {
+  return Object.keys(cookies).filter((cookieName) => cookieName === name || chunkIndex(cookieName, name) !== undefined)
+}
+
+function serializeOptions(name: string, options: SessionCookieOptions): SerializeOptions {
+  const prefixed = name.startsWith("__Secure-") || name.startsWith("__Host-")
+  if (prefixed && options.secure === false) {
+    throw new InvalidOptionError("options.secure", `A cookie named ${name} must be Secure.`)
+  }
+  const { path = "/", secure = true, httpOnly = true, sameSite = "lax", ...rest } = options
+  if (sameSite === "none" && !secure) throw new InvalidOptionError("options.sameSite", "SameSite=None requires Secure.")
+  // The value is already percent-encoded where needed, by chunkValue below.
+  return { ...rest, path, secure, httpOnly, sameSite, encode: (value) => value }
+}
+
+function serialize(name: string, value: string, options: SerializeOptions): string {
+  try {
+    return stringifySetCookie(name, value, options)
+  } catch (cause) {
+    throw new InvalidOptionError("name", "The cookie name or one of its attributes is not allowed in a Set-Cookie header.", { cause })
+  }
+}
+
+/** The characters encodeURIComponent leaves alone: such a value can be sliced anywhere. */
+const URI_UNRESERVED = /^[A-Za-z0-9\-_.!~*'()]*$/
+
+/** Splits `value` so each piece, percent-encoded, fits `budget`, never inside a character. */
+function splitEncoded(value: string, budget: (index: number) => number): string[] {
+  if (URI_UNRESERVED.test(value)) {
+    const pieces: string[] = []
+    for (let at = 0; at < value.length; ) {
+      const size = budget(pieces.length)
+      pieces.push(value.slice(at, at + size))
+      at += size
+    }
+    return pieces
+  }
+  const pieces: string[] = []
+  let current = ""
+  for (const character of value) {
+    const encoded = encodeURIComponent(character)
+    if (current.length + encoded.length > budget(pieces.length)) {
+      pieces.push(current)
+      current = ""
+    }
+    current += encoded
+  }
+  if (current !== "") pieces.push(current)
+  return pieces
+}
+
+/** What {@link setCookieHeaders} takes. */
+export interface SetCookieParams {
+  /** The cookie name, such as `__Secure-authjs.session-token`. */
+  name: string
+  /** The token to store; `null` (or an empty string) removes it. */
+  value: string | null
+  /** Cookie attributes. */
+  options?: SessionCookieOptions
+  /** The request being answered, so chunks it holds that the new value does not use are expired. */
+  request?: RequestLike
+}
+
+/**
+ * The `Set-Cookie` header values that store `value` under `name`: one cookie when it fits, else
+ * `name.0`, `name.1`, … each under {@link SET_COOKIE_LIMIT} bytes as a full header line. Chunks
+ * (or a whole cookie) that the request holds and this write does not replace are expired, and so
+ * is everything under `name` when `value` is `null`.
+ *
+ * Exported from `latchkey/jwt`.
+ *
+ * @example
+ * ```ts
+ * import { encode, setCookieHeaders } from "latchkey/jwt"
+ * const name = "__Secure-authjs.session-token"
+ * const token = await encode({ token: { sub: "42" }, secret, salt: name })
+ * const response = new Response(null, { status: 302, headers: { location: "/" } })
+ * for (const value of setCookieHeaders({ name, value: token, options: { maxAge: 2592000 }, request })) {
+ *   response.headers.append("set-cookie", value)
+ * }
+ * ```
+ */
+export function setCookieHeaders(params: SetCookieParams): string[] {
+  const { name, value, options = {}, request } = params
+  if (typeof name !== "string" || name === "") throw new InvalidOptionError("name", "The cookie name must be a non-empty string.")
+  if (value !== null && typeof value !== "string") throw new InvalidOptionError("value", "The cookie value must be a string or null.")
+  const attributes = serializeOptions(name, options)
+  const written = new Map<string, string>()
+  const removing = value === null || value === ""
+  if (!removing) {
+    const whole = serialize(name, "", attributes)
+    const wholeBudget = SET_COOKIE_LIMIT - 1 - HEADER_PREFIX_LENGTH - whole.length
+    const pieces = splitEncoded(value, () => wholeBudget)
+    if (pieces.length === 1) {
+      written.set(name, serialize(name, pieces[0]!, attributes))
+    } else {
+      const chunkBudget = (index: number) =>
+        SET_COOKIE_LIMIT - 1 - HEADER_PREFIX_LENGTH - serialize(`${name}.${index}`, "", attributes).length
+      const chunks = splitEncoded(value, chunkBudget)
+      if (chunks.length > MAX_CHUNKS) throw new InvalidOptionError("value", `The value needs more than ${MAX_CHUNKS} cookie chunks.`)
+      chunks.forEach((piece, index) => {
+        written.set(`${name}.${index}`, serialize(`${name}.${index}`, piece, attributes))
+      })
+    }
+  }
+  const expired = { ...attributes, maxAge: 0, expires: new Date(0) }
+  const stale = request ? tokenCookieNames(requestCookies(request), name).filter((cookieName) => !written.has(cookieName)) : []
+  if (removing && !stale.includes(name)) stale.unshift(name)
+  return [...written.values(), ...stale.map((cookieName) => serialize(cookieName, "", expired))]
+}

@@ -1,0 +1,149 @@
+import { LatchkeyError } from "../errors.js"
+import type { Awaitable, JWT, LoggerInstance } from "../types.js"
+import type { JWTDecodeParams } from "./codec.js"
+import { parseCookieHeader, readChunkedCookie } from "./cookies.js"
+import { headerReader, type RequestLike } from "./headers.js"
+import { codec } from "./runtime.js"
+import { secretsOrEnv, type SecretInput } from "./secrets.js"
+
+/** The session cookie's name over plain HTTP. Also the default salt of tokens stored in it. */
+export const SESSION_COOKIE_NAME = "authjs.session-token"
+/** The session cookie's name over HTTPS. Also the default salt of tokens stored in it. */
+export const SECURE_SESSION_COOKIE_NAME = "__Secure-authjs.session-token"
+
+/** A replacement for `decode`, such as {@link decodeNextAuthV4}. */
+export type TokenDecoder<Payload = JWT> = (params: JWTDecodeParams) => Awaitable<Payload | null>
+
+/** What {@link getToken} takes. */
+export interface GetTokenParams<Payload = JWT> {
+  /** The incoming request: a `Request`, a `Headers`, or `{ headers }` (a `Headers` or a plain record). */
+  req: RequestLike
+  /** Secret(s), newest first. Default: `AUTH_SECRET_3`…`_1`, then `AUTH_SECRET`, from the environment. */
+  secret?: SecretInput
+  /** The HKDF salt. Default: the name of the cookie the token was found in. */
+  salt?: string
+  /** Read only this cookie. Default: `__Secure-authjs.session-token`, then `authjs.session-token`. */
+  cookieName?: string
+  /** `true` reads only the `__Secure-` name, `false` only the plain one; unset reads both. */
+  secureCookie?: boolean
+  /** Answer the raw token string, without decoding. No secret is needed then. */
+  raw?: boolean
+  /** Replaces latchkey's `decode`. */
+  decode?: TokenDecoder<Payload>
+  /** Receives, at debug level, why a token was rejected: an error code, never the token. */
+  logger?: LoggerInstance
+}
+
+interface FoundToken {
+  token: string
+  salt: string
+  /** Where it came from: a cookie name or `authorization`. */
+  source: string
+}
+
+interface CookieCandidate {
+  name: string
+  salt: string
+}
+
+function cookieCandidates(params: GetTokenParams<unknown>, names: readonly [string, string]): CookieCandidate[] {
+  const { cookieName, secureCookie, salt } = params
+  const chosen = cookieName !== undefined ? [cookieName] : secureCookie === true ? [names[0]] : secureCookie === false ? [names[1]] : names
+  // Each name keeps its own salt, so a __Secure- token is never opened with the plain name's salt.
+  return chosen.map((name) => ({ name, salt: salt ?? name }))
+}
+
+/** `Bearer <token>`, scheme case-insensitive, URL-decoded. `null` when malformed. */
+function bearerToken(authorization: string | null): string | null | undefined {
+  if (authorization === null) return undefined
+  const match = /^([A-Za-z]+) +([^ ]+) *$/.exec(authorization)
+  if (match === null || match[1]!.toLowerCase() !== "bearer") return undefined
+  try {
+    return decodeURIComponent(match[2]!)
+  } catch {
+    return null
+  }
+}
+
+function describe(error: unknown): { code: string; reason?: string } {
+  if (error instanceof LatchkeyError) {
+    const reason = (error as { reason?: unknown }).reason
+    return typeof reason === "string" ? { code: error.code, reason } : { code: error.code }
+  }
+  return { code: "ERR_DECODE_FAILED" }
+}
+
+function findTokens(params: GetTokenParams<unknown>, names: readonly [string, string]): FoundToken[] | null {
+  const { logger } = params
+  const header = headerReader(params.req)
+  const cookies = parseCookieHeader(header("cookie", "; "))
+  const candidates = cookieCandidates(params, names)
+  const found: FoundToken[] = []
+  for (const { name, salt } of candidates) {
+    try {
+      const token = readChunkedCookie(cookies, name)
+      if (token !== undefined) found.push({ token, salt, source: name })
+    } catch (error) {
+      logger?.debug?.("getToken: session cookie rejected", { ...describe(error), source: name })
+    }
+  }
+  if (found.length > 0) return found
+  const bearer = bearerToken(header("authorization", ", "))
+  if (bearer === null) return null
+  if (bearer === undefined) return []
+  return candidates.map(({ salt }) => ({ token: bearer, salt, source: "authorization" }))
+}
+
+/** The shared body of {@link getToken} and `getNextAuthV4Token`. */
+export async function readSessionToken<Payload>(
+  params: GetTokenParams<Payload>,
+  names: readonly [string, string],
+  defaultDecode: TokenDecoder<Payload>
+): Promise<Payload | string | null> {
+  const secret = params.raw ? undefined : secretsOrEnv(params.secret)
+  const found = findTokens(params, names)
+  if (found === null || found.length === 0) return null
+  if (params.raw) return found[0]!.token
+  const decode = params.decode ?? defaultDecode
+  for (const { token, salt, source } of found) {
+    try {
+      const payload = await decode({ token, secret: secret!, salt })
+      if (payload !== null && payload !== undefined) return payload
+    } catch (error) {
+      params.logger?.debug?.("getToken: token rejected", { ...describe(error), source })
+    }
+  }
+  return null
+}
+
+/**
+ * Reads the session token of a request. It looks for the session cookie, joining chunks
+ * (`name.0`, `name.1`, …), then falls back to `Authorization: Bearer <token>`, and decodes what it
+ * finds. With neither `cookieName` nor `secureCookie` set, it tries `__Secure-authjs.session-token`
+ * and then `authjs.session-token`, each with its own salt, so a token behind HTTPS is found
+ * whatever the app thinks its protocol is. Any decoding failure answers `null`; the reason code
+ * goes to `logger.debug`.
+ *
+ * Exported from `latchkey/jwt`.
+ *
+ * @throws {@link MissingSecretError} when no secret is given or set in the environment (unless
+ * `raw`); {@link InvalidOptionError} when `req` is not a request shape.
+ *
+ * @example
+ * ```ts
+ * import { getToken } from "latchkey/jwt"
+ * export async function GET(request: Request) {
+ *   const token = await getToken({ req: request }) // secret from AUTH_SECRET
+ *   if (!token) return new Response("Unauthorized", { status: 401 })
+ *   return Response.json({ user: token.sub })
+ * }
+ * ```
+ */
+export function getToken<Payload = JWT>(params: GetTokenParams<Payload> & { raw: true }): Promise<string | null>
+export function getToken<Payload = JWT>(params: GetTokenParams<Payload> & { raw?: false }): Promise<Payload | null>
+export function getToken<Payload = JWT>(params: GetTokenParams<Payload>): Promise<Payload | string | null>
+export function getToken<Payload = JWT>(params: GetTokenParams<Payload>): Promise<Payload | string | null> {
+  return readSessionToken(params, [SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME], (decodeParams) =>
+    codec.decode<Payload>(decodeParams)
+  )
+}

@@ -1,0 +1,149 @@
+/**
+ * The core types shared by every latchkey module: the user and account a sign-in produces, the
+ * tokens a provider hands back, and the session token's claims. Exported from `latchkey/types`
+ * (and re-exported by the root `latchkey`). The module holds types only and costs nothing at run
+ * time.
+ *
+ * @module
+ */
+
+/** A value, or a promise of one. Callbacks may answer either way. */
+export type Awaitable<T> = T | PromiseLike<T>
+
+/**
+ * The user as latchkey knows it: what a provider's profile maps to, and what an adapter stores.
+ *
+ * @example
+ * ```ts
+ * import type { User } from "latchkey/types"
+ * const user: User = { id: "42", name: "Ada", email: "ada@example.com", image: null }
+ * ```
+ */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/**
+ * The tokens a token endpoint returns (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3), plus
+ * `expires_at`, the absolute expiry in seconds since the epoch that latchkey computes from
+ * `expires_in`.
+ *
+ * @example
+ * ```ts
+ * import type { TokenSet } from "latchkey/types"
+ * const tokens: TokenSet = { access_token: "gho_…", token_type: "bearer", scope: "read:user" }
+ * ```
+ */
+export interface TokenSet {
+  access_token?: string
+  token_type?: string
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  expires_in?: number
+  expires_at?: number
+  [parameter: string]: unknown
+}
+
+/**
+ * The link between a user and one provider identity: which provider, which account there, and
+ * the tokens kept for it.
+ *
+ * @example
+ * ```ts
+ * import type { Account } from "latchkey/types"
+ * const account: Account = { provider: "github", type: "oauth", providerAccountId: "1" }
+ * ```
+ */
+export interface Account extends Partial<TokenSet> {
+  /** The provider id, as in the callback URL (`github`, `google`, …). */
+  provider: string
+  /** The provider's type. */
+  type: "oidc" | "oauth" | "email" | "credentials" | "webauthn"
+  /** The user's id at the provider: `sub` for OpenID Connect, the provider's own id otherwise. */
+  providerAccountId: string
+  /** The latchkey user this account belongs to, once linked. */
+  userId?: string
+  session_state?: string | null
+}
+
+/**
+ * The raw profile a provider returns from its userinfo endpoint or id_token, before mapping.
+ * Built-in providers narrow it with their own typed `<Name>Profile`.
+ *
+ * @example
+ * ```ts
+ * import type { Profile } from "latchkey/types"
+ * const profile: Profile = { sub: "248289761001", email: "jane@example.com", name: "Jane" }
+ * ```
+ */
+export interface Profile {
+  sub?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  picture?: string | null
+  [claim: string]: unknown
+}
+
+/**
+ * The claims latchkey writes into every session token by default. `iat`, `exp` and `jti` are
+ * set by `encode` on every write.
+ */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/**
+ * The session token's claims. Extend it through declaration merging to type your own claims.
+ *
+ * @example
+ * ```ts
+ * declare module "latchkey/types" {
+ *   interface JWT { role?: "admin" | "member" }
+ * }
+ * ```
+ */
+export interface JWT extends DefaultJWT {}
+
+/**
+ * What an application reads as "the session": the signed-in user and when the session ends.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from "latchkey/types"
+ * const session: Session = { user: { name: "Ada" }, expires: "2026-12-22T00:00:00.000Z" }
+ * ```
+ */
+export interface Session {
+  user?: User
+  /** ISO 8601 date-time when the session expires. */
+  expires: string
+}
+
+/**
+ * Where latchkey reports what happens. Every method is optional; a missing one is silent.
+ * Messages carry stable codes and never a secret or token contents.
+ *
+ * @example
+ * ```ts
+ * import type { LoggerInstance } from "latchkey/types"
+ * const logger: LoggerInstance = { debug: (message, meta) => console.debug(message, meta) }
+ * ```
+ */
+export interface LoggerInstance {
+  error?: (error: Error) => void
+  warn?: (code: string, metadata?: unknown) => void
+  debug?: (message: string, metadata?: unknown) => void
+}

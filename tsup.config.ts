@@ -1,0 +1,23 @@
+import { defineConfig } from "tsup"
+
+export default defineConfig({
+  entry: {
+    index: "src/index.ts",
+    jwt: "src/jwt/index.ts",
+    types: "src/types.ts",
+    "backend/node": "src/jwt/backend/node.ts",
+    "backend/webcrypto": "src/jwt/backend/webcrypto.ts",
+    cli: "src/cli/node.ts",
+  },
+  format: ["esm"],
+  dts: { entry: { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts" } },
+  platform: "neutral",
+  target: "es2022",
+  splitting: true,
+  treeshake: true,
+  clean: true,
+  // Resolved by the consumer's runtime or bundler through package.json "imports", so each
+  // environment picks its own crypto backend.
+  external: ["#crypto-backend", /^node:/],
+  removeNodeProtocol: false,
+})
