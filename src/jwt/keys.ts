@@ -23,7 +23,8 @@ export const MAX_CACHED_KEYS = 64
 
 const KEY_LENGTH: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, A256GCM: 32 }
 
-function deriveBytes(scheme: KeyScheme, enc: ContentEncryption, secret: string, salt: string): Promise<Uint8Array> {
+/** The raw HKDF output for a scheme; exported for the fixed-vector tests. */
+export function deriveBytes(scheme: KeyScheme, enc: ContentEncryption, secret: string, salt: string): Promise<Uint8Array> {
   if (scheme === "next-auth-v4") return hkdf("sha256", secret, "", "NextAuth.js Generated Encryption Key", 32)
   return hkdf("sha256", secret, salt, `Auth.js Generated Encryption Key (${salt})`, KEY_LENGTH[enc])
 }

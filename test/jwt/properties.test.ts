@@ -1,0 +1,66 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { getToken } from "../../src/jwt/get-token.js"
+import { backend, codec, PLAIN, SECRET, SECURE } from "./support.js"
+
+const validToken = await codec.encode({ token: { sub: "1", role: "admin" }, secret: SECRET, salt: PLAIN })
+const [header, , iv, ciphertext, tag] = validToken.split(".") as [string, string, string, string, string]
+
+const base64urlText = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("")), maxLength: 120 })
+
+/** Inputs an attacker controls: random text, JWE-shaped text, and valid tokens with one change. */
+const hostileToken = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: "binary", maxLength: 300 }),
+  fc.tuple(base64urlText, base64urlText, base64urlText, base64urlText).map(([a, b, c, d]) => `${header}.${a}.${b}.${c}.${d}`),
+  fc.tuple(base64urlText, base64urlText).map(([a, b]) => `${header}..${iv}.${a}.${b}`),
+  fc.tuple(fc.nat({ max: validToken.length - 1 }), fc.constantFrom(..."AQgw-_xyz019.".split(""))).map(([at, char]) =>
+    validToken.slice(0, at) + char + validToken.slice(at + 1)
+  ),
+  fc.nat({ max: validToken.length - 1 }).map((length) => validToken.slice(0, length)),
+  fc.string({ minLength: 1, maxLength: 40 }).map((extra) => validToken + extra)
+).filter((token) => token !== validToken)
+
+describe(`properties (${backend.name})`, () => {
+  it("no token that was not made with the secret is accepted", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileToken, async (token) => {
+        const outcome = await codec.decode({ token, secret: SECRET, salt: PLAIN }).then(
+          (payload) => ({ accepted: payload !== null }),
+          (error: unknown) => ({ accepted: false, code: (error as { code?: string }).code })
+        )
+        expect(outcome.accepted).toBe(false)
+        if ("code" in outcome) expect(outcome.code).toMatch(/^ERR_(INVALID_TOKEN|NO_MATCHING_SECRET|TOKEN_EXPIRED)$/)
+      }),
+      { numRuns: 1500 }
+    )
+  })
+
+  it("a token made with any other secret or salt is refused", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 40 }), async (otherSecret, otherSalt) => {
+        fc.pre(otherSecret !== SECRET || otherSalt !== PLAIN)
+        const token = await codec.encode({ token: { sub: "x" }, secret: otherSecret, salt: otherSalt })
+        await expect(codec.decode({ token, secret: SECRET, salt: PLAIN })).rejects.toMatchObject({ code: "ERR_NO_MATCHING_SECRET" })
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("no request makes getToken throw, and hostile ones give null", async () => {
+    const cookieName = fc.constantFrom(PLAIN, SECURE, `${PLAIN}.0`, `${PLAIN}.1`, `${SECURE}.0`, `${PLAIN}.99`, "other", "")
+    const cookiePair = fc.tuple(cookieName, fc.oneof(hostileToken, fc.string({ maxLength: 50 }))).map(([name, value]) => `${name}=${value}`)
+    const cookieHeader = fc.oneof(fc.string({ maxLength: 400 }), fc.array(cookiePair, { maxLength: 6 }).map((pairs) => pairs.join("; ")))
+    const authorization = fc.option(
+      fc.oneof(fc.string({ maxLength: 200 }), hostileToken.map((token) => `Bearer ${token}`)),
+      { nil: undefined }
+    )
+    await fc.assert(
+      fc.asyncProperty(cookieHeader, authorization, async (cookie, auth) => {
+        const headers: Record<string, string | undefined> = { cookie, authorization: auth }
+        await expect(getToken({ req: { headers }, secret: SECRET })).resolves.toBeNull()
+      }),
+      { numRuns: 1500 }
+    )
+  })
+})
