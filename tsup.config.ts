@@ -1,16 +1,24 @@
 import { defineConfig } from "tsup"
+import { providerModules } from "./scripts/provider-catalog.mjs"
+
+// One entry per provider module, so `latchkey/providers/<id>` loads that provider alone.
+const providerEntries = Object.fromEntries(providerModules().map(({ name, path }) => [`providers/${name}`, path]))
 
 export default defineConfig({
   entry: {
     index: "src/index.ts",
     jwt: "src/jwt/index.ts",
     types: "src/types.ts",
+    providers: "src/providers/index.ts",
+    ...providerEntries,
     "backend/node": "src/jwt/backend/node.ts",
     "backend/webcrypto": "src/jwt/backend/webcrypto.ts",
     cli: "src/cli/node.ts",
   },
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts" } },
+  dts: {
+    entry: { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries },
+  },
   platform: "neutral",
   target: "es2022",
   splitting: true,

@@ -139,6 +139,79 @@ export class NoMatchingSecretError extends LatchkeyError {
   }
 }
 
+/**
+ * A provider's configuration cannot work: a duplicate id, a missing client id, an endpoint that is
+ * not https, an unknown check. `provider` and `field` say where; the message says what.
+ *
+ * @example
+ * ```ts
+ * import { InvalidProviderError } from "latchkey"
+ * // resolveProviders([GitHub({})], { baseUrl }) with no AUTH_GITHUB_ID throws
+ * // InvalidProviderError: provider "github", field "clientId"
+ * ```
+ */
+export class InvalidProviderError extends LatchkeyError {
+  override readonly code = "ERR_INVALID_PROVIDER"
+  /** The id of the provider at fault (or its position, when it has no id). */
+  readonly provider: string
+  /** The configuration field at fault. */
+  readonly field: string
+
+  constructor(provider: string, field: string, message: string) {
+    super(`Provider "${provider}": ${message}`)
+    this.provider = provider
+    this.field = field
+  }
+}
+
+/**
+ * An email provider's API refused to send the verification email. Carries the HTTP status; the
+ * response body is not included because it may echo the message or the recipient.
+ *
+ * @example
+ * ```ts
+ * import { EmailSendError } from "latchkey"
+ * // Resend({ apiKey: "wrong" }).sendVerificationRequest(...) rejects with EmailSendError, status 401
+ * ```
+ */
+export class EmailSendError extends LatchkeyError {
+  override readonly code = "ERR_EMAIL_SEND"
+  /** The provider id, such as `resend`. */
+  readonly provider: string
+  /** The HTTP status the email API answered with. */
+  readonly status: number
+
+  constructor(provider: string, status: number) {
+    super(`The ${provider} API refused to send the verification email (HTTP ${status}).`)
+    this.provider = provider
+    this.status = status
+  }
+}
+
+/**
+ * The provider's profile could not be read: the userinfo endpoint answered a non-2xx status or
+ * something other than JSON, or the profile callback threw (then `cause` holds its error).
+ *
+ * @example
+ * ```ts
+ * import { OAuthProfileError } from "latchkey"
+ * // a GitHub /user request answered 401 gives OAuthProfileError, status 401
+ * ```
+ */
+export class OAuthProfileError extends LatchkeyError {
+  override readonly code = "ERR_OAUTH_PROFILE"
+  /** The provider id. */
+  readonly provider: string
+  /** The HTTP status of the failed response, when there was one. */
+  readonly status: number | undefined
+
+  constructor(provider: string, message: string, options?: { status?: number; cause?: unknown }) {
+    super(`Provider "${provider}": ${message}`, options)
+    this.provider = provider
+    this.status = options?.status
+  }
+}
+
 /** The union of every error class latchkey throws; `switch (err.code)` narrows it. */
 export type KnownLatchkeyError =
   | InvalidOptionError
@@ -146,6 +219,9 @@ export type KnownLatchkeyError =
   | InvalidTokenError
   | TokenExpiredError
   | NoMatchingSecretError
+  | InvalidProviderError
+  | EmailSendError
+  | OAuthProfileError
 
 /** Every stable error code. */
 export type LatchkeyErrorCode = KnownLatchkeyError["code"]

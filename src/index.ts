@@ -11,6 +11,9 @@ export {
   InvalidTokenError,
   TokenExpiredError,
   NoMatchingSecretError,
+  InvalidProviderError,
+  EmailSendError,
+  OAuthProfileError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode } from "./errors.js"
 export type * from "./types.js"

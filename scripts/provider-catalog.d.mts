@@ -1,0 +1,2 @@
+export function providerModules(): { name: string; path: string }[]
+export function renderIds(ids: { oauth: string[]; other: string[] }): string

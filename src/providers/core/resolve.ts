@@ -1,0 +1,244 @@
+/**
+ * `resolveProviders`: the one place where what the user wrote becomes the configuration that runs.
+ * It calls uncalled factories, merges options over defaults, fills gaps from the environment,
+ * applies named quirks, settles the checks, validates everything up front, and adds the sign-in
+ * and callback URLs. Anything that cannot work fails here, with the provider and field named.
+ */
+import { InvalidProviderError } from "../../errors.js"
+import { processEnv, readEnv, type EnvRecord } from "../../env.js"
+import type {
+  AppProvider,
+  AppProviders,
+  OAuthConfig,
+  OIDCCheck,
+  Provider,
+  ProviderConfig,
+  ResolvedOAuthProvider,
+  ResolvedProvider,
+  TokenEndpointHandler,
+  UserinfoEndpointHandler,
+} from "../types.js"
+import { defaultAccount, defaultProfile } from "./defaults.js"
+import { mergeEndpoint } from "./endpoints.js"
+import { mergeDeep } from "./merge.js"
+
+/** What {@link resolveProviders} needs to know about the app. */
+export interface ResolveProvidersOptions {
+  /** The app's public origin, such as `https://app.example.com`. */
+  baseUrl: string
+  /** Where the handler is mounted. Default `/auth`. */
+  basePath?: string
+  /** Where `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER` and `_KEY` are read. Default: the process environment. */
+  env?: EnvRecord
+  /** The app-wide redirect proxy; like a provider's own, it adds the `state` check. */
+  redirectProxyUrl?: string
+}
+
+const KNOWN_CHECKS: readonly OIDCCheck[] = ["none", "state", "pkce", "nonce"]
+const ENDPOINTS = ["authorization", "token", "userinfo"] as const
+
+/** `AUTH_<ID>_<SUFFIX>`, with the id upper-cased and `-` turned into `_`. */
+export function envName(id: string, suffix: "ID" | "SECRET" | "ISSUER" | "KEY"): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname)
+}
+
+/** Throws unless `url` is an absolute https URL (or http on a loopback host). */
+function checkUrl(id: string, field: string, url: string | undefined): void {
+  if (url === undefined) return
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new InvalidProviderError(id, field, `${field} is not an absolute URL.`)
+  }
+  const secure = parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopback(parsed.hostname))
+  if (!secure) throw new InvalidProviderError(id, field, `${field} must use https (plain http is allowed only on loopback hosts).`)
+}
+
+/** The provider's configuration with the user's options merged over its defaults. */
+function mergeOptions(config: ProviderConfig): ProviderConfig {
+  const { options, ...defaults } = config as ProviderConfig & { options?: Record<string, unknown> }
+  if (options === undefined) return config
+  const merged = mergeDeep(defaults as Record<string, unknown>, { ...options, authorization: undefined, token: undefined, userinfo: undefined })
+  for (const endpoint of ENDPOINTS) {
+    if (endpoint in defaults || endpoint in options) merged[endpoint] = mergeEndpoint(defaults[endpoint as keyof typeof defaults], options[endpoint])
+  }
+  return merged as unknown as ProviderConfig
+}
+
+function settleChecks(config: OAuthConfig, appRedirectProxy: string | undefined): OIDCCheck[] {
+  const checks: OIDCCheck[] = [...(config.checks ?? ["pkce"])]
+  for (const check of checks) {
+    if (!KNOWN_CHECKS.includes(check)) throw new InvalidProviderError(config.id, "checks", `unknown check "${String(check)}".`)
+  }
+  if (config.type === "oauth" && checks.includes("nonce")) {
+    throw new InvalidProviderError(config.id, "checks", 'the "nonce" check needs an id_token, so it applies only to "oidc" providers.')
+  }
+  if (checks.includes("none") && checks.length > 1) {
+    throw new InvalidProviderError(config.id, "checks", '"none" cannot be combined with other checks.')
+  }
+  // A proxied callback comes back through another origin, where only state ties it to this flow.
+  const proxied = config.redirectProxyUrl ?? appRedirectProxy
+  if (proxied !== undefined && !checks.includes("state")) return [...checks.filter((check) => check !== "none"), "state"]
+  return checks
+}
+
+function checkEndpoints(provider: ResolvedOAuthProvider): void {
+  const { id, type, issuer, wellKnown, authorization, token, userinfo } = provider
+  if (type === "oidc" && issuer === undefined) {
+    throw new InvalidProviderError(id, "issuer", `an OpenID Connect provider needs an issuer (set it, or ${envName(id, "ISSUER")}).`)
+  }
+  if (issuer === undefined && wellKnown === undefined) {
+    if (authorization.url === undefined) throw new InvalidProviderError(id, "authorization", "neither an issuer nor an authorization endpoint is configured.")
+    if (token.url === undefined && token.request === undefined) throw new InvalidProviderError(id, "token", "neither an issuer nor a token endpoint is configured.")
+    if (userinfo.url === undefined && userinfo.request === undefined) throw new InvalidProviderError(id, "userinfo", "neither an issuer nor a userinfo endpoint is configured.")
+  }
+  for (const [field, url] of [
+    ["issuer", issuer],
+    ["wellKnown", wellKnown],
+    ["jwks_endpoint", provider.jwks_endpoint],
+    ["authorization", authorization.url],
+    ["token", token.url],
+    ["userinfo", userinfo.url],
+    ["redirectProxyUrl", provider.redirectProxyUrl],
+  ] as const) {
+    checkUrl(id, field, url)
+  }
+  const { revocation } = provider.capabilities
+  if (typeof revocation === "string") checkUrl(id, "capabilities.revocation", revocation)
+}
+
+function resolveOAuth(config: OAuthConfig, urls: AppUrls, options: ResolveProvidersOptions, env: EnvRecord): ResolvedOAuthProvider {
+  const { id } = config
+  const quirks = config.quirks ?? {}
+  let issuer = config.issuer ?? readEnv(envName(id, "ISSUER"), env)
+  if (issuer !== undefined && quirks.instanceIssuer) issuer = issuer.replace(/\/+$/, "")
+  const authorization = mergeEndpoint<never>(config.authorization, undefined)
+  if (quirks.formPost) authorization.params.response_mode ??= "form_post"
+  const clientId = config.clientId ?? readEnv(envName(id, "ID"), env)
+  if (clientId === undefined || clientId === "") {
+    throw new InvalidProviderError(id, "clientId", `no client id: pass clientId, or set ${envName(id, "ID")}.`)
+  }
+  const resolved: ResolvedOAuthProvider = {
+    id,
+    name: config.name,
+    type: config.type,
+    ...urls,
+    authorization,
+    token: mergeEndpoint<TokenEndpointHandler>(config.token, undefined),
+    userinfo: mergeEndpoint<UserinfoEndpointHandler>(config.userinfo, undefined),
+    checks: settleChecks(config, options.redirectProxyUrl),
+    clientId,
+    client: config.client ?? {},
+    idToken: config.type === "oidc" ? (config.idToken ?? true) : false,
+    profile: config.profile ?? defaultProfile,
+    account: config.account ?? defaultAccount,
+    allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking ?? false,
+    style: config.style ?? {},
+    quirks,
+    capabilities: config.capabilities ?? { refresh: true, revocation: false },
+  }
+  const clientSecret = config.clientSecret ?? readEnv(envName(id, "SECRET"), env)
+  const optional = { issuer, clientSecret, wellKnown: config.wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
+  for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(resolved, { [key]: value })
+  const redirectProxyUrl = config.redirectProxyUrl ?? options.redirectProxyUrl
+  if (redirectProxyUrl !== undefined) resolved.redirectProxyUrl = redirectProxyUrl
+  checkEndpoints(resolved)
+  return resolved
+}
+
+function resolveOther(config: Exclude<ProviderConfig, OAuthConfig>, urls: AppUrls, env: EnvRecord): ResolvedProvider {
+  if (config.type === "email") {
+    const apiKey = config.apiKey ?? readEnv(envName(config.id, "KEY"), env)
+    if (typeof config.sendVerificationRequest !== "function") {
+      throw new InvalidProviderError(config.id, "sendVerificationRequest", "an email provider needs a sendVerificationRequest function.")
+    }
+    return { ...config, ...(apiKey === undefined ? {} : { apiKey }), ...urls }
+  }
+  if (config.type === "credentials" && typeof config.authorize !== "function") {
+    throw new InvalidProviderError(config.id, "authorize", "a credentials provider needs an authorize function.")
+  }
+  return { ...config, ...urls } as ResolvedProvider
+}
+
+type AppUrls = Pick<AppProvider, "signinUrl" | "callbackUrl">
+
+function appUrls(config: ProviderConfig, options: ResolveProvidersOptions): AppUrls {
+  const base = `${options.baseUrl.replace(/\/+$/, "")}${(options.basePath ?? "/auth").replace(/\/+$/, "")}`
+  return {
+    signinUrl: `${base}/signin/${encodeURIComponent(config.id)}`,
+    callbackUrl: `${base}/callback/${encodeURIComponent(config.id)}`,
+  }
+}
+
+function materialize(provider: Provider<any>, index: number): ProviderConfig {
+  const config = typeof provider === "function" ? provider() : provider
+  if (typeof config !== "object" || config === null || typeof config.id !== "string" || config.id === "") {
+    throw new InvalidProviderError(`#${index}`, "id", "every provider needs a non-empty string id.")
+  }
+  return mergeOptions(config)
+}
+
+/**
+ * Resolves one provider. See {@link resolveProviders}; this is its per-provider step, for code
+ * that works with a single provider, such as `latchkey/oauth`.
+ *
+ * Exported from `latchkey/providers`.
+ *
+ * @example
+ * ```ts
+ * import { resolveProvider } from "latchkey/providers"
+ * import GitHub from "latchkey/providers/github"
+ * const github = resolveProvider(GitHub({ clientId: "Iv1.x", clientSecret: "…" }), { baseUrl: "https://app.example.com" })
+ * github.callbackUrl // "https://app.example.com/auth/callback/github"
+ * ```
+ */
+export function resolveProvider(provider: Provider<any>, options: ResolveProvidersOptions, index = 0): ResolvedProvider {
+  const config = materialize(provider, index)
+  const env = options.env ?? processEnv()
+  checkUrl("app", "baseUrl", options.baseUrl)
+  const urls = appUrls(config, options)
+  if (config.type === "oauth" || config.type === "oidc") return resolveOAuth(config, urls, options, env)
+  if (config.type === "email" || config.type === "credentials" || config.type === "webauthn") return resolveOther(config, urls, env)
+  const { id, type } = config as { id: string; type: unknown }
+  throw new InvalidProviderError(id, "type", `unknown provider type "${String(type)}".`)
+}
+
+/**
+ * Turns the configured providers into the ones that run: uncalled factories are called, user
+ * options merge over defaults (objects merge, arrays and functions replace, `undefined` never
+ * overrides), `AUTH_<ID>_ID`/`_SECRET`/`_ISSUER`/`_KEY` fill missing values, named quirks are
+ * applied, checks are settled (default `["pkce"]`; a redirect proxy adds `"state"`), every
+ * endpoint is validated, and each provider gets its `signinUrl` and `callbackUrl`.
+ *
+ * Exported from `latchkey/providers`.
+ *
+ * @throws {@link InvalidProviderError} naming the provider and field, for a duplicate id, a
+ * missing client id, an OAuth provider with neither an issuer nor its endpoints, a non-https
+ * endpoint (loopback excepted), an unknown check, or `"nonce"` on an OAuth 2.0 provider.
+ *
+ * @example
+ * ```ts
+ * import { resolveProviders, GitHub, Google } from "latchkey/providers"
+ * const providers = resolveProviders([GitHub, Google({ clientId: "…", clientSecret: "…" })], {
+ *   baseUrl: "https://app.example.com",
+ *   basePath: "/auth",
+ * })
+ * ```
+ */
+export function resolveProviders(providers: AppProviders, options: ResolveProvidersOptions): ResolvedProvider[] {
+  if (!Array.isArray(providers)) throw new InvalidProviderError("app", "providers", "providers must be an array.")
+  const seen = new Set<string>()
+  return providers.map((provider, index) => {
+    const resolved = resolveProvider(provider, options, index)
+    if (seen.has(resolved.id)) {
+      throw new InvalidProviderError(resolved.id, "id", `the id is used twice; give one instance another id, such as "${resolved.id}-2".`)
+    }
+    seen.add(resolved.id)
+    return resolved
+  })
+}

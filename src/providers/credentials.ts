@@ -1,0 +1,55 @@
+/**
+ * The credentials provider: sign-in with whatever the user types (a username and password, a
+ * one-time code), checked by your own `authorize`. latchkey renders the form from `credentials`
+ * and calls `authorize` with what was posted; a `null` answer is a failed sign-in.
+ *
+ * @module
+ */
+import type { Awaitable, User } from "../types.js"
+import type { CommonProviderOptions } from "./types.js"
+
+/** One form field: any HTML input attribute, plus a label. */
+export interface CredentialInput {
+  label?: string
+  type?: string
+  placeholder?: string
+  autocomplete?: string
+  required?: boolean
+  [attribute: string]: unknown
+}
+
+/** A credentials provider's configuration. */
+export interface CredentialsConfig<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
+  type: "credentials"
+  /** The form fields, by name. */
+  credentials: Fields
+  /**
+   * Checks what was submitted. Answer the user to sign them in, `null` to refuse. Values arrive
+   * as posted (strings), so validate them.
+   */
+  authorize: (credentials: Partial<Record<keyof Fields, unknown>>, request: Request) => Awaitable<User | null>
+  options?: Partial<Omit<CredentialsConfig<Fields>, "options" | "type">>
+}
+
+/**
+ * Creates a credentials provider. Defaults: id `credentials`, name `Credentials`, and no fields.
+ * Callback path: `<base>/callback/credentials`.
+ *
+ * Exported from `latchkey/providers/credentials` and `latchkey/providers`.
+ *
+ * @example
+ * ```ts
+ * import Credentials from "latchkey/providers/credentials"
+ * const provider = Credentials({
+ *   credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+ *   async authorize({ email, password }) {
+ *     return typeof email === "string" && typeof password === "string" ? await checkPassword(email, password) : null
+ *   },
+ * })
+ * ```
+ */
+export default function Credentials<Fields extends Record<string, CredentialInput>>(
+  options: Partial<Omit<CredentialsConfig<Fields>, "options" | "type">> & Pick<CredentialsConfig<Fields>, "authorize">
+): CredentialsConfig<Fields> {
+  return { id: "credentials", name: "Credentials", type: "credentials", credentials: {} as Fields, authorize: options.authorize, options }
+}

@@ -1,0 +1,53 @@
+/**
+ * The email ("magic link") provider model. A provider sends a sign-in link; latchkey creates the
+ * token, stores it hashed and verifies it. Every built-in email provider is a config plus a
+ * `sendVerificationRequest` over `fetch` (or SMTP, for nodemailer).
+ */
+import type { Awaitable } from "../../types.js"
+import type { CommonProviderOptions } from "../types.js"
+
+/** Colours for the verification email, taken from the app's theme. */
+export interface EmailTheme {
+  brandColor?: string
+  buttonText?: string
+}
+
+/** What `sendVerificationRequest` receives. */
+export interface VerificationRequestParams {
+  /** The address the link goes to. */
+  identifier: string
+  /** The sign-in link, including the single-use token. */
+  url: string
+  /** When the link stops working. */
+  expires: Date
+  provider: EmailConfig
+  /** The raw token, for providers that template their own message. */
+  token: string
+  theme: EmailTheme
+  request: Request
+}
+
+/** An email provider's configuration. */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  /** The sender, such as `"Acme <auth@acme.dev>"`. */
+  from?: string
+  /** How long a link stays valid, in seconds. Default 24 hours. */
+  maxAge?: number
+  /** Sends the link. Built-ins post to their provider's API; replace it to send your own message. */
+  sendVerificationRequest: (params: VerificationRequestParams) => Awaitable<void>
+  /** The provider's API key. Default: `AUTH_<ID>_KEY`. */
+  apiKey?: string
+  /** SMTP connection (nodemailer only): a URL or nodemailer transport options. */
+  server?: string | Record<string, unknown>
+  /** A custom token generator. Default: 32 random bytes. */
+  generateVerificationToken?: () => Awaitable<string>
+  /** Normalises the address before use. Default: trimmed and lower-cased, one address only. */
+  normalizeIdentifier?: (identifier: string) => string
+  /** Replaces the global `fetch` for the API call: for proxies, custom TLS or tests. */
+  fetch?: typeof fetch
+  options?: EmailUserConfig
+}
+
+/** What a user passes to an email provider factory. */
+export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">

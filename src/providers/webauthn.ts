@@ -1,0 +1,68 @@
+/**
+ * WebAuthn and passkey provider configs: sign-in with a platform authenticator or security key.
+ * These are configurations with documented defaults; the ceremony (options, verification,
+ * authenticator storage) runs in the handler.
+ *
+ * @module
+ */
+import type { Awaitable } from "../types.js"
+import type { CredentialInput } from "./credentials.js"
+import type { CommonProviderOptions } from "./types.js"
+
+/** The relying party: who the credentials are bound to. */
+export interface RelyingParty {
+  /** The RP ID: the registrable domain, such as `acme.dev`. Default: the request's host name. */
+  id: string
+  /** Shown by the authenticator. Default: the RP ID. */
+  name: string
+  /** The expected origin(s). Default: the request's origin. */
+  origin: string | string[]
+}
+
+/** A WebAuthn provider's configuration. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: "webauthn"
+  /** Fixed relying party values; unset ones are derived from the request. */
+  relayingParty?: Partial<RelyingParty>
+  /** Derives the relying party per request, for multi-domain apps. */
+  getRelayingParty?: (request: Request) => Awaitable<Partial<RelyingParty>>
+  /** Offer stored passkeys in the browser's autofill. Default false (true for `Passkey`). */
+  enableConditionalUI: boolean
+  /** Fields asked for at registration. Default: one `email` field. */
+  formFields: Record<string, CredentialInput>
+  /** `user.id`, `name` and `displayName` for a new credential, from the submitted form. */
+  getUserInfo?: (fields: Record<string, string>) => Awaitable<{ name: string; displayName?: string } | null>
+  /** Whether the authenticator must verify the user (PIN, biometrics). Default `"preferred"`. */
+  userVerification: "required" | "preferred" | "discouraged"
+  /** How long a ceremony may take, in milliseconds. Default 5 minutes. */
+  timeout: number
+  options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
+}
+
+/** What a user may pass to {@link WebAuthn} or {@link Passkey}. */
+export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "options" | "type">>
+
+/**
+ * Creates a WebAuthn provider. Defaults: id `webauthn`, name `WebAuthn`, an `email` field, user
+ * verification `preferred`, a 5-minute timeout, no conditional UI.
+ *
+ * Exported from `latchkey/providers/webauthn` and `latchkey/providers`.
+ *
+ * @example
+ * ```ts
+ * import WebAuthn from "latchkey/providers/webauthn"
+ * const provider = WebAuthn({ relayingParty: { id: "acme.dev", name: "Acme" } })
+ * ```
+ */
+export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConfig {
+  return {
+    id: "webauthn",
+    name: "WebAuthn",
+    type: "webauthn",
+    enableConditionalUI: false,
+    formFields: { email: { label: "Email", type: "email", autocomplete: "username webauthn", required: true } },
+    userVerification: "preferred",
+    timeout: 5 * 60 * 1000,
+    options,
+  }
+}
