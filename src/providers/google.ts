@@ -33,6 +33,8 @@ export interface GoogleProfile {
  * `authorization: { params: { access_type: "offline", prompt: "consent" } }`. To restrict sign-in
  * to a Workspace domain, pass `hd` and also check the `hd` claim in the `signIn` callback.
  *
+ * The profile is mapped by the standard claims (`sub`, `name`, `email`, `picture`).
+ *
  * Exported from `latchkey/providers/google` and `latchkey/providers`.
  * Docs: https://developers.google.com/identity/openid-connect/openid-connect
  *
@@ -53,7 +55,6 @@ export default function Google(options?: OIDCUserConfig<GoogleProfile>): OIDCCon
       capabilities: { refresh: true, revocation: "https://oauth2.googleapis.com/revoke" },
       docs: "https://developers.google.com/identity/openid-connect/openid-connect",
       style: { brandColor: "#4285F4" },
-      profile: (profile) => ({ id: profile.sub, name: profile.name, email: profile.email, image: profile.picture }),
     },
     options
   )

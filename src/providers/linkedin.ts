@@ -25,6 +25,8 @@ export interface LinkedInProfile {
  * under that path; the client authenticates with `client_secret_post`, and the flow is protected
  * with `state`, as LinkedIn documents for web apps.
  *
+ * The profile is mapped by the standard claims (`sub`, `name`, `email`, `picture`).
+ *
  * Exported from `latchkey/providers/linkedin` and `latchkey/providers`.
  * Docs: https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
  *
@@ -47,7 +49,6 @@ export default function LinkedIn(options?: OIDCUserConfig<LinkedInProfile>): OID
       capabilities: { refresh: false, revocation: "https://www.linkedin.com/oauth/v2/revoke" },
       docs: "https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2",
       style: { brandColor: "#0A66C2" },
-      profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
     },
     options
   )

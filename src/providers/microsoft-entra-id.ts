@@ -44,6 +44,8 @@ export interface MicrosoftEntraIDUserConfig extends OIDCUserConfig<MicrosoftEntr
  *
  * `preferred_username` is not used as the email: it is mutable and need not be an address.
  *
+ * The profile is mapped by the standard claims (`sub`, `name`, `email`, `picture`).
+ *
  * Exported from `latchkey/providers/microsoft-entra-id` and `latchkey/providers`.
  * Docs: https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
  *
@@ -66,7 +68,6 @@ export default function MicrosoftEntraID(options: MicrosoftEntraIDUserConfig = {
       capabilities: { refresh: true, revocation: false },
       docs: "https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc",
       style: { brandColor: "#0078D4" },
-      profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }),
     },
     userOptions
   )

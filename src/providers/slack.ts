@@ -34,6 +34,8 @@ export interface SlackProfile {
  * scopes; set `AUTH_SLACK_ID` and `AUTH_SLACK_SECRET`. Slack requires https redirect URLs, even in
  * development.
  *
+ * The profile is mapped by the standard claims (`sub`, `name`, `email`, `picture`).
+ *
  * Exported from `latchkey/providers/slack` and `latchkey/providers`.
  * Docs: https://docs.slack.dev/authentication/sign-in-with-slack/
  *
@@ -54,7 +56,6 @@ export default function Slack(options?: OIDCUserConfig<SlackProfile>): OIDCConfi
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.slack.dev/authentication/sign-in-with-slack/",
       style: { brandColor: "#4A154B" },
-      profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
     },
     options
   )
