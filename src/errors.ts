@@ -212,6 +212,174 @@ export class OAuthProfileError extends LatchkeyError {
   }
 }
 
+/** Which sign-in check failed. */
+export type CheckName = "state" | "pkce" | "nonce"
+
+/**
+ * A sign-in check failed at the callback: its cookie was missing (`reason: "missing"`), did not
+ * decode or belonged to another provider (`"invalid"`), or its value did not match what the
+ * provider returned (`"mismatch"`). The usual causes are an expired or cross-site flow, or an
+ * attack; the user should start the sign-in again.
+ *
+ * @example
+ * ```ts
+ * import { InvalidCheckError } from "latchkey"
+ * // finishSignIn(...) without the state cookie rejects with InvalidCheckError { check: "state", reason: "missing" }
+ * ```
+ */
+export class InvalidCheckError extends LatchkeyError {
+  override readonly code = "ERR_INVALID_CHECK"
+  readonly check: CheckName
+  readonly reason: "missing" | "invalid" | "mismatch"
+
+  constructor(check: CheckName, reason: "missing" | "invalid" | "mismatch") {
+    const what = { missing: "its cookie is missing", invalid: "its cookie is invalid or was made for another provider", mismatch: "the values do not match" }[reason]
+    super(`The ${check} check failed: ${what}.`)
+    this.check = check
+    this.reason = reason
+  }
+}
+
+/** The protocol fields of an OAuth error response (RFC 6749 §4.1.2.1, §5.2). */
+export interface OAuthErrorFields {
+  error: string
+  error_description?: string
+  error_uri?: string
+}
+
+/**
+ * The provider answered the authorization request with an error (`?error=access_denied`, …).
+ * Carries the provider's `error`, `error_description` and `error_uri`.
+ *
+ * @example
+ * ```ts
+ * import { OAuthCallbackError } from "latchkey"
+ * // a callback with ?error=access_denied rejects with OAuthCallbackError { error: "access_denied" }
+ * ```
+ */
+export class OAuthCallbackError extends LatchkeyError {
+  override readonly code = "ERR_OAUTH_CALLBACK"
+  readonly error: string
+  readonly error_description: string | undefined
+  readonly error_uri: string | undefined
+
+  constructor(provider: string, fields: OAuthErrorFields) {
+    super(`Provider "${provider}" answered the sign-in with the error "${fields.error}".`)
+    this.error = fields.error
+    this.error_description = fields.error_description
+    this.error_uri = fields.error_uri
+  }
+}
+
+/**
+ * A token endpoint refused a request: a replayed or expired code (`invalid_grant`), a wrong client
+ * secret (`invalid_client`), a revoked refresh token. Carries `error`, `error_description` and the
+ * HTTP `status`.
+ *
+ * @example
+ * ```ts
+ * import { OAuthTokenError } from "latchkey"
+ * // exchanging a code twice rejects with OAuthTokenError { error: "invalid_grant", status: 400 }
+ * ```
+ */
+export class OAuthTokenError extends LatchkeyError {
+  override readonly code = "ERR_OAUTH_TOKEN"
+  readonly error: string
+  readonly error_description: string | undefined
+  readonly status: number
+
+  constructor(provider: string, fields: OAuthErrorFields & { status: number }) {
+    super(`Provider "${provider}" refused the token request with "${fields.error}" (HTTP ${fields.status}).`)
+    this.error = fields.error
+    this.error_description = fields.error_description
+    this.status = fields.status
+  }
+}
+
+/**
+ * A protocol check failed: a discovery document for another issuer, an RFC 9207 `iss` mismatch, an
+ * id_token with a bad signature, audience, issuer, expiry or nonce, a userinfo `sub` that differs
+ * from the id_token's, a response that is not what the protocol requires. `cause` holds the
+ * underlying validation error.
+ *
+ * @example
+ * ```ts
+ * import { OAuthProtocolError } from "latchkey"
+ * // an id_token signed by a key outside the provider's JWKS rejects with OAuthProtocolError
+ * ```
+ */
+export class OAuthProtocolError extends LatchkeyError {
+  override readonly code = "ERR_OAUTH_PROTOCOL"
+  /** The provider id. */
+  readonly provider: string
+
+  constructor(provider: string, message: string, options?: { cause?: unknown }) {
+    super(`Provider "${provider}": ${message}`, options)
+    this.provider = provider
+  }
+}
+
+/**
+ * The provider cannot refresh tokens (its record says so, such as a GitHub OAuth app), or the
+ * account has no refresh token.
+ *
+ * @example
+ * ```ts
+ * import { RefreshNotSupportedError } from "latchkey"
+ * // refreshTokens(GitHub(...), token) rejects with RefreshNotSupportedError
+ * ```
+ */
+export class RefreshNotSupportedError extends LatchkeyError {
+  override readonly code = "ERR_REFRESH_NOT_SUPPORTED"
+  readonly provider: string
+
+  constructor(provider: string, message = `Provider "${provider}" does not support refreshing tokens.`) {
+    super(message)
+    this.provider = provider
+  }
+}
+
+/**
+ * The provider has no RFC 7009 revocation endpoint.
+ *
+ * @example
+ * ```ts
+ * import { RevocationNotSupportedError } from "latchkey"
+ * // revokeToken(GitHub(...), token) rejects with RevocationNotSupportedError
+ * ```
+ */
+export class RevocationNotSupportedError extends LatchkeyError {
+  override readonly code = "ERR_REVOCATION_NOT_SUPPORTED"
+  readonly provider: string
+
+  constructor(provider: string) {
+    super(`Provider "${provider}" has no token revocation endpoint.`)
+    this.provider = provider
+  }
+}
+
+/**
+ * The account cannot be linked: it already belongs to another user, or its email matches an
+ * existing user and the provider is not trusted to link by email
+ * (`allowDangerousEmailAccountLinking`).
+ *
+ * @example
+ * ```ts
+ * import { OAuthAccountNotLinkedError } from "latchkey"
+ * // resolveSignIn(adapter, ...) for a new Google account whose email a GitHub user already has
+ * // rejects with OAuthAccountNotLinkedError
+ * ```
+ */
+export class OAuthAccountNotLinkedError extends LatchkeyError {
+  override readonly code = "ERR_OAUTH_ACCOUNT_NOT_LINKED"
+  readonly provider: string
+
+  constructor(provider: string, message: string) {
+    super(`Provider "${provider}": ${message}`)
+    this.provider = provider
+  }
+}
+
 /** The union of every error class latchkey throws; `switch (err.code)` narrows it. */
 export type KnownLatchkeyError =
   | InvalidOptionError
@@ -222,6 +390,13 @@ export type KnownLatchkeyError =
   | InvalidProviderError
   | EmailSendError
   | OAuthProfileError
+  | InvalidCheckError
+  | OAuthCallbackError
+  | OAuthTokenError
+  | OAuthProtocolError
+  | RefreshNotSupportedError
+  | RevocationNotSupportedError
+  | OAuthAccountNotLinkedError
 
 /** Every stable error code. */
 export type LatchkeyErrorCode = KnownLatchkeyError["code"]

@@ -14,6 +14,13 @@ export {
   InvalidProviderError,
   EmailSendError,
   OAuthProfileError,
+  InvalidCheckError,
+  OAuthCallbackError,
+  OAuthTokenError,
+  OAuthProtocolError,
+  RefreshNotSupportedError,
+  RevocationNotSupportedError,
+  OAuthAccountNotLinkedError,
 } from "./errors.js"
-export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode } from "./errors.js"
+export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields } from "./errors.js"
 export type * from "./types.js"

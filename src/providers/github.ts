@@ -82,10 +82,13 @@ export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitH
       userinfo: {
         url: `${api}/user`,
         async request({ tokens, provider, fetch }) {
-          const get = <T>(path: string) => fetchJson<T>({ fetch, provider: provider.id, url: `${api}${path}`, tokens, headers: API_HEADERS })
-          const profile = await get<GitHubProfile>("/user")
+          // The resolved URL, so a user's override (a proxy, say) is honoured for both calls. The
+          // record sets it and a merge cannot unset it, so it is always there.
+          const user = provider.userinfo.url!
+          const get = <T>(url: string) => fetchJson<T>({ fetch, provider: provider.id, url, tokens, headers: API_HEADERS })
+          const profile = await get<GitHubProfile>(user)
           if (profile.email === null) {
-            const emails = await get<GitHubEmail[]>("/user/emails")
+            const emails = await get<GitHubEmail[]>(`${user}/emails`)
             profile.email = (Array.isArray(emails) ? emails : []).find((entry) => entry.primary && entry.verified)?.email ?? null
           }
           return profile

@@ -162,6 +162,8 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   checks?: OAuth2Check[]
   clientId?: string
   clientSecret?: string
+  /** The private key for `private_key_jwt` client authentication. */
+  clientPrivateKey?: CryptoKey | { key: CryptoKey; kid?: string }
   client?: ClientOptions
   /** Where callbacks are proxied through, for preview deployments; adds the `state` check. */
   redirectProxyUrl?: string
@@ -233,6 +235,7 @@ export interface ResolvedOAuthProvider<P = Profile> extends AppProvider {
   checks: OIDCCheck[]
   clientId: string
   clientSecret?: string
+  clientPrivateKey?: CryptoKey | { key: CryptoKey; kid?: string }
   client: ClientOptions
   idToken: boolean
   profile: ProfileCallback<P>

@@ -1,5 +1,5 @@
 /**
- * The JSON request behind every custom userinfo step a provider defines: one GET or POST whose
+ * The JSON request behind every custom userinfo step a provider defines: one GET whose
  * failure (non-2xx, or a body that is not JSON) becomes an {@link OAuthProfileError} with the
  * status, never a silent `undefined` profile.
  */
@@ -12,20 +12,16 @@ export interface FetchJsonOptions {
   url: string
   /** The token response; its `access_token` is sent as the Bearer credential. */
   tokens: { access_token?: string }
-  method?: "GET" | "POST"
   headers?: Record<string, string>
-  body?: string
 }
 
-/** Requests JSON with the access token as a Bearer credential. */
+/** GETs JSON with the access token as a Bearer credential. */
 export async function fetchJson<T>(options: FetchJsonOptions): Promise<T> {
-  const { provider, url, tokens, method = "GET", headers, body } = options
+  const { provider, url, tokens, headers } = options
   const accessToken = tokens.access_token
   if (typeof accessToken !== "string" || accessToken === "") throw new OAuthProfileError(provider, "no access_token to fetch the profile with.")
   const response = await options.fetch(url, {
-    method,
     headers: { accept: "application/json", "user-agent": "latchkey", ...headers, authorization: `Bearer ${accessToken}` },
-    body,
   })
   if (!response.ok) {
     await response.body?.cancel()

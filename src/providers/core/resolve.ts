@@ -140,10 +140,11 @@ function resolveOAuth(config: OAuthConfig, urls: AppUrls, options: ResolveProvid
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking ?? false,
     style: config.style ?? {},
     quirks,
-    capabilities: config.capabilities ?? { refresh: true, revocation: false },
+    // Unknown providers are assumed to refresh, and to revoke when discovery can say where.
+    capabilities: config.capabilities ?? { refresh: true, revocation: issuer !== undefined || config.wellKnown !== undefined },
   }
   const clientSecret = config.clientSecret ?? readEnv(envName(id, "SECRET"), env)
-  const optional = { issuer, clientSecret, wellKnown: config.wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
+  const optional = { issuer, clientSecret, clientPrivateKey: config.clientPrivateKey, wellKnown: config.wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(resolved, { [key]: value })
   const redirectProxyUrl = config.redirectProxyUrl ?? options.redirectProxyUrl
   if (redirectProxyUrl !== undefined) resolved.redirectProxyUrl = redirectProxyUrl

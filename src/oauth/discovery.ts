@@ -1,0 +1,108 @@
+/**
+ * The authorization server's metadata for a provider: from OpenID Connect / RFC 8414 discovery
+ * when the provider has an `issuer` or `wellKnown`, else assembled from its configured endpoints.
+ * Discovery documents are cached per issuer and per `fetch`, for a bounded time and count.
+ */
+import * as oauth from "oauth4webapi"
+import { OAuthProtocolError } from "../errors.js"
+import type { ResolvedOAuthProvider } from "../providers/types.js"
+import { requestOptions, type HttpOptions } from "./http.js"
+import { translateError } from "./translate-error.js"
+
+/** How long a discovery document is reused: one hour. */
+export const DISCOVERY_TTL = 60 * 60 * 1000
+const MAX_CACHED_DOCUMENTS = 100
+
+interface CachedDocument {
+  expires: number
+  server: Promise<oauth.AuthorizationServer>
+}
+
+const caches = new WeakMap<typeof fetch, Map<string, CachedDocument>>()
+
+function cacheFor(fetchImplementation: typeof fetch): Map<string, CachedDocument> {
+  let cache = caches.get(fetchImplementation)
+  if (cache === undefined) caches.set(fetchImplementation, (cache = new Map()))
+  return cache
+}
+
+/** The `{tenantid}` placeholder multi-tenant Entra ID documents put in their issuer. */
+export const TENANT_PLACEHOLDER = "{tenantid}"
+
+async function fetchDocument(provider: ResolvedOAuthProvider, options: HttpOptions): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(provider.issuer!)
+  const wellKnown = provider.wellKnown
+  const response = wellKnown
+    ? await (options.fetch ?? fetch)(wellKnown, { headers: { accept: "application/json" }, signal: requestOptions(wellKnown, options).signal })
+    : await oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oidc" })
+  if (provider.quirks.tenantIssuer) return processTenantDocument(provider, response)
+  return oauth.processDiscoveryResponse(issuer, response)
+}
+
+/**
+ * Multi-tenant Entra ID documents name the issuer as a `{tenantid}` template. It is accepted only
+ * in that exact form; each id_token's issuer is later checked against it filled with the token's
+ * own `tid`.
+ */
+async function processTenantDocument(provider: ResolvedOAuthProvider, response: Response): Promise<oauth.AuthorizationServer> {
+  const document = (await response.clone().json().catch(() => undefined)) as { issuer?: unknown } | undefined
+  const expected = provider.issuer!
+  if (typeof document?.issuer === "string" && document.issuer.includes(TENANT_PLACEHOLDER)) {
+    const templated = expected.replace(/\/(common|organizations|consumers)\//, `/${TENANT_PLACEHOLDER}/`)
+    if (document.issuer !== templated) throw new OAuthProtocolError(provider.id, "the discovery document is for another issuer.")
+    const rewritten = new Response(JSON.stringify({ ...document, issuer: expected }), { status: response.status, headers: response.headers })
+    return { ...(await oauth.processDiscoveryResponse(new URL(expected), rewritten)), issuer: document.issuer }
+  }
+  return oauth.processDiscoveryResponse(new URL(expected), response)
+}
+
+/** The endpoints the provider's own configuration pins; they take precedence over discovery. */
+function configuredEndpoints(provider: ResolvedOAuthProvider): Partial<oauth.AuthorizationServer> {
+  const { revocation } = provider.capabilities
+  const pinned = {
+    authorization_endpoint: provider.authorization.url,
+    token_endpoint: provider.token.url,
+    userinfo_endpoint: provider.userinfo.url,
+    jwks_uri: provider.jwks_endpoint,
+    revocation_endpoint: typeof revocation === "string" ? revocation : undefined,
+  }
+  return Object.fromEntries(Object.entries(pinned).filter(([, value]) => value !== undefined))
+}
+
+/** Metadata for providers configured by endpoints alone; nothing here is sent to the provider. */
+function configuredServer(provider: ResolvedOAuthProvider): oauth.AuthorizationServer {
+  return {
+    // Used only to compare an RFC 9207 `iss` the provider sends; a provider that declares none
+    // and sends one anyway fails that comparison rather than being trusted blindly.
+    issuer: provider.quirks.issParameter ?? `urn:latchkey:provider:${provider.id}`,
+    ...(provider.quirks.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
+    ...configuredEndpoints(provider),
+  }
+}
+
+/** The provider's authorization server metadata, discovered and cached when it has an issuer. */
+export async function authorizationServer(provider: ResolvedOAuthProvider, options: HttpOptions): Promise<oauth.AuthorizationServer> {
+  if (provider.issuer === undefined && provider.wellKnown === undefined) return configuredServer(provider)
+  if (provider.issuer === undefined) throw new OAuthProtocolError(provider.id, "a wellKnown URL needs the issuer it describes.")
+  const cache = cacheFor(options.fetch ?? fetch)
+  const key = `${provider.issuer}|${provider.wellKnown ?? ""}|${provider.quirks.tenantIssuer ? "tenant" : ""}`
+  const now = Date.now()
+  let entry = cache.get(key)
+  if (entry === undefined || entry.expires <= now) {
+    entry = { expires: now + DISCOVERY_TTL, server: fetchDocument(provider, options) }
+    entry.server.catch(() => cache.delete(key))
+    cache.delete(key)
+    cache.set(key, entry)
+    if (cache.size > MAX_CACHED_DOCUMENTS) cache.delete(cache.keys().next().value!)
+  }
+  try {
+    return { ...(await entry.server), ...configuredEndpoints(provider) }
+  } catch (error) {
+    throw translateError(provider.id, error, "discovery")
+  }
+}
+
+/** Drops every cached discovery document; for tests and key rotation drills. */
+export function clearDiscoveryCache(fetchImplementation: typeof fetch = fetch): void {
+  caches.get(fetchImplementation)?.clear()
+}

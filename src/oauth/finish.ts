@@ -1,0 +1,154 @@
+import { decodeJwt } from "jose"
+import * as oauth from "oauth4webapi"
+import { InvalidCheckError, InvalidOptionError, OAuthCallbackError, OAuthProtocolError } from "../errors.js"
+import type { Account, Profile, TokenSet, User } from "../types.js"
+import { clearChecks, effectiveChecks, readChecks, type CheckValues } from "./checks.js"
+import { clientAuthFor, flowContext, type FlowContext, type FlowProvider, type SignInOptions } from "./context.js"
+import { TENANT_PLACEHOLDER } from "./discovery.js"
+import { requestOptions, timedFetch, type HttpOptions } from "./http.js"
+import { verifyIdTokenSignature } from "./id-token.js"
+import { mapProfile, obtainProfile } from "./profile.js"
+import { translateError } from "./translate-error.js"
+
+/** What a completed sign-in yields. */
+export interface FinishSignInResult {
+  user: User
+  account: Account
+  /** The raw profile, before the profile callback. */
+  profile: Profile
+  tokens: TokenSet
+  /** Set-Cookie values that clear the check cookies. */
+  cookies: string[]
+}
+
+/** The callback's parameters: the query of a GET, or the form body of a `form_post` POST. */
+async function callbackParameters(request: Request): Promise<URLSearchParams> {
+  if (!(request instanceof Request)) throw new InvalidOptionError("request", "finishSignIn needs the Web Request that reached the callback.")
+  if (request.method === "POST") {
+    const type = request.headers.get("content-type") ?? ""
+    if (!type.startsWith("application/x-www-form-urlencoded")) throw new OAuthProtocolError("callback", "a POST callback must be a form post.")
+    return new URLSearchParams(await request.text())
+  }
+  return new URL(request.url).searchParams
+}
+
+/** Multi-tenant Entra ID: the issuer to expect is the template filled with the token's own tenant. */
+async function serverForResponse(context: FlowContext, response: Response): Promise<oauth.AuthorizationServer> {
+  const { server, provider } = context
+  if (!server.issuer.includes(TENANT_PLACEHOLDER)) return server
+  const body = (await response.clone().json().catch(() => ({}))) as { id_token?: unknown }
+  const tid = typeof body.id_token === "string" ? decodeJwt(body.id_token).tid : undefined
+  if (typeof tid !== "string" || !/^[0-9a-f-]{36}$/i.test(tid)) throw new OAuthProtocolError(provider.id, "the id_token has no valid tid to fill the issuer template.")
+  return { ...server, issuer: server.issuer.replace(TENANT_PLACEHOLDER, tid) }
+}
+
+async function tokenResponse(context: FlowContext, params: URLSearchParams, values: CheckValues, options: HttpOptions): Promise<Response> {
+  const { provider, server, client, redirectUri } = context
+  if (provider.token.request) {
+    const { tokens } = await provider.token.request({
+      checks: { code_verifier: values.pkce, state: values.state, nonce: values.nonce },
+      params,
+      provider,
+      fetch: timedFetch(options),
+    })
+    // Custom exchanges go through the same response processing, so an id_token is still validated.
+    return Response.json(tokens)
+  }
+  const response = await oauth.authorizationCodeGrantRequest(server, client, clientAuthFor(provider), params, redirectUri, values.pkce ?? oauth.nopkce, {
+    ...requestOptions(server.token_endpoint, options),
+    additionalParameters: provider.token.params,
+  })
+  return errorBodyAsError(await formToJson((await provider.token.conform?.(response.clone())) ?? response))
+}
+
+/**
+ * Some providers (GitHub, Entra ID in some cases) answer a failed token request with HTTP 200 and
+ * an error body. Such a response is given the 400 status RFC 6749 §5.2 prescribes, so it is
+ * reported as the token error it is.
+ */
+async function errorBodyAsError(response: Response): Promise<Response> {
+  if (response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("json")) return response
+  const body = (await response.clone().json().catch(() => undefined)) as { error?: unknown; access_token?: unknown } | undefined
+  if (typeof body?.error !== "string" || body.access_token !== undefined) return response
+  return Response.json(body, { status: 400, headers: { "cache-control": "no-store" } })
+}
+
+/**
+ * RFC 6749 token responses are JSON, but some providers (GitHub without an Accept header, older
+ * Facebook) answer form-encoded. Such a body is re-read as the equivalent JSON object.
+ */
+async function formToJson(response: Response): Promise<Response> {
+  if (!(response.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return response
+  const fields: Record<string, string | number> = Object.fromEntries(new URLSearchParams(await response.text()))
+  if (typeof fields.expires_in === "string" && /^\d+$/.test(fields.expires_in)) fields.expires_in = Number(fields.expires_in)
+  return Response.json(fields, { status: response.status, headers: { "cache-control": "no-store" } })
+}
+
+/** Exchanges the code and validates the response, including the id_token and its signature. */
+async function exchangeCode(context: FlowContext, params: URLSearchParams, values: CheckValues, options: HttpOptions) {
+  const { provider, client } = context
+  const response = await tokenResponse(context, params, values, options)
+  const server = await serverForResponse(context, response)
+  const result = await oauth.processAuthorizationCodeResponse(server, client, response, {
+    expectedNonce: values.nonce ?? oauth.expectNoNonce,
+    requireIdToken: provider.type === "oidc",
+  })
+  const claims = provider.type === "oidc" ? oauth.getValidatedIdTokenClaims(result) : undefined
+  if (claims && result.id_token) await verifyIdTokenSignature(provider, server, result.id_token, options)
+  return { result, claims }
+}
+
+function tokenSet(result: oauth.TokenEndpointResponse): TokenSet {
+  const tokens: TokenSet = { ...result }
+  if (typeof result.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + result.expires_in
+  return tokens
+}
+
+/**
+ * Finishes a sign-in at the callback. It reads the callback (the query of a GET, or the form body of
+ * a `form_post` POST), verifies every check against its sealed cookie, validates the RFC 9207
+ * `iss` when the provider sends one, exchanges the code with the configured client
+ * authentication, validates the id_token (claims and, against the provider's JWKS, signature),
+ * obtains the profile, and maps it through the provider's `profile` and `account` callbacks.
+ *
+ * Exported from `latchkey/oauth`.
+ *
+ * @throws {@link OAuthCallbackError} for a provider error response; {@link InvalidCheckError} for
+ * a missing, invalid, foreign or mismatched check; {@link OAuthTokenError} when the token endpoint
+ * refuses (a replayed code, a wrong secret); {@link OAuthProtocolError} for a failed protocol
+ * check (issuer mix-up, id_token signature or claims); {@link OAuthProfileError} when the profile
+ * cannot be read or mapped.
+ *
+ * @example
+ * ```ts
+ * import { finishSignIn } from "latchkey/oauth"
+ * export async function GET(request: Request) {
+ *   const { user, account, cookies } = await finishSignIn(github, request, { redirectUri: "https://app.example.com/auth/callback/github" })
+ *   const response = new Response(null, { status: 302, headers: { location: "/" } })
+ *   for (const cookie of cookies) response.headers.append("set-cookie", cookie)
+ *   return response
+ * }
+ * ```
+ */
+export async function finishSignIn(provider: FlowProvider, request: Request, options: SignInOptions): Promise<FinishSignInResult> {
+  const context = await flowContext(provider, options)
+  const resolved = context.provider
+  const params = await callbackParameters(request)
+  const error = params.get("error")
+  if (error !== null) {
+    throw new OAuthCallbackError(resolved.id, { error, error_description: params.get("error_description") ?? undefined, error_uri: params.get("error_uri") ?? undefined })
+  }
+  const checks = effectiveChecks(resolved, context.server)
+  const values = await readChecks(resolved, checks, request, context.secret, context.secure)
+  if (values.state !== undefined && params.get("state") !== values.state) throw new InvalidCheckError("state", "mismatch")
+  try {
+    const callback = oauth.validateAuthResponse(context.server, context.client, params, values.state ?? oauth.skipStateCheck)
+    const { result, claims } = await exchangeCode(context, callback, values, options)
+    const tokens = tokenSet(result)
+    const profile = await obtainProfile(context, tokens, claims, params, options)
+    const { user, account } = await mapProfile(resolved, profile, tokens)
+    return { user, account, profile, tokens, cookies: clearChecks(resolved, checks, context.secure) }
+  } catch (caught) {
+    throw translateError(resolved.id, caught, "token")
+  }
+}

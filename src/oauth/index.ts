@@ -1,0 +1,20 @@
+/**
+ * `latchkey/oauth`: the sign-in flow that makes a provider config work, built on `oauth4webapi`.
+ * `startSignIn` discovers the provider (cached), builds the authorization URL and seals the PKCE,
+ * state and nonce checks into provider-bound cookies; `finishSignIn` verifies those checks,
+ * validates `iss`, exchanges the code, validates the id_token including its signature, and maps the
+ * profile to a user and account. `refreshTokens` and `revokeToken` handle the token lifecycle, and
+ * `resolveSignIn` applies the account-linking rules through an `Adapter`.
+ *
+ * @module
+ */
+export { startSignIn, type StartSignInOptions, type StartSignInResult } from "./start.js"
+export { finishSignIn, type FinishSignInResult } from "./finish.js"
+export { refreshTokens, revokeToken } from "./tokens.js"
+export type { SignInOptions, FlowProvider } from "./context.js"
+export { DEFAULT_TIMEOUT, type HttpOptions } from "./http.js"
+export { CHECK_MAX_AGE, checkCookieName } from "./checks.js"
+export { clearDiscoveryCache, DISCOVERY_TTL } from "./discovery.js"
+export type { Adapter, AdapterUser, AdapterAccount, VerificationToken } from "./adapter.js"
+export { memoryAdapter } from "./memory-adapter.js"
+export { resolveSignIn, type ResolveSignInParams, type ResolveSignInResult } from "./resolve-sign-in.js"

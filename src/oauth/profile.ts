@@ -1,0 +1,92 @@
+/**
+ * From tokens to a profile, and from a profile to the user and account. The profile comes from the
+ * provider's custom userinfo request when it has one, else from the id_token (OpenID Connect),
+ * from the userinfo endpoint with its `sub` checked against the id_token's (`idToken: false`), or
+ * from a GET to the userinfo endpoint (OAuth 2.0).
+ */
+import * as oauth from "oauth4webapi"
+import { OAuthProfileError, OAuthProtocolError } from "../errors.js"
+import { fetchJson } from "../providers/core/fetch-json.js"
+import type { ResolvedOAuthProvider } from "../providers/types.js"
+import type { Account, Profile, TokenSet, User } from "../types.js"
+import type { FlowContext } from "./context.js"
+import { requestOptions, timedFetch, type HttpOptions } from "./http.js"
+import { translateError } from "./translate-error.js"
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+/** Apple's first-sign-in `user` form field, when it is a JSON object; anything else is ignored. */
+function firstSignInUser(params: URLSearchParams): Record<string, unknown> | undefined {
+  const raw = params.get("user")
+  if (raw === null) return undefined
+  try {
+    const parsed: unknown = JSON.parse(raw)
+    return isObject(parsed) ? parsed : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: string, options: HttpOptions): Promise<Profile> {
+  const { provider, server, client } = context
+  try {
+    const response = await oauth.userInfoRequest(server, client, tokens.access_token ?? "", requestOptions(server.userinfo_endpoint, options))
+    return (await oauth.processUserInfoResponse(server, client, subject, response)) as Profile
+  } catch (error) {
+    throw translateError(provider.id, error, "userinfo")
+  }
+}
+
+function withQuery(url: string, params: Record<string, string>): string {
+  const target = new URL(url)
+  for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value)
+  return target.href
+}
+
+/** The raw profile for this sign-in. */
+export async function obtainProfile(
+  context: FlowContext,
+  tokens: TokenSet,
+  claims: oauth.IDToken | undefined,
+  params: URLSearchParams,
+  options: HttpOptions
+): Promise<Profile> {
+  const { provider, server } = context
+  let profile: Profile
+  if (provider.userinfo.request) {
+    const custom: unknown = await provider.userinfo.request({ tokens, provider, fetch: timedFetch(options) })
+    if (!isObject(custom)) throw new OAuthProfileError(provider.id, "the custom userinfo request returned no profile object.")
+    if (claims && !provider.idToken && custom.sub !== claims.sub) throw new OAuthProtocolError(provider.id, "the userinfo sub differs from the id_token sub.")
+    profile = custom as Profile
+  } else if (claims && provider.idToken) {
+    profile = { ...claims } as Profile
+  } else if (claims) {
+    profile = await userinfoProfile(context, tokens, claims.sub, options)
+  } else {
+    if (server.userinfo_endpoint === undefined) throw new OAuthProfileError(provider.id, "there is no userinfo endpoint to fetch the profile from.")
+    const url = withQuery(server.userinfo_endpoint, provider.userinfo.params)
+    profile = await fetchJson<Profile>({ fetch: timedFetch(options), provider: provider.id, url, tokens })
+    if (!isObject(profile)) throw new OAuthProfileError(provider.id, "the userinfo response is not a JSON object.")
+  }
+  const user = provider.quirks.firstSignInUserField ? firstSignInUser(params) : undefined
+  return user === undefined ? profile : { ...profile, user }
+}
+
+/** The user and account for a profile, through the provider's callbacks. */
+export async function mapProfile(provider: ResolvedOAuthProvider, profile: Profile, tokens: TokenSet): Promise<{ user: User; account: Account }> {
+  let user: User
+  let accountFields: Partial<Account> | TokenSet | undefined | void
+  try {
+    user = await provider.profile(profile, tokens)
+    accountFields = await provider.account(tokens)
+  } catch (cause) {
+    throw new OAuthProfileError(provider.id, "the profile or account callback threw.", { cause })
+  }
+  if (!isObject(user) || user.id === undefined || user.id === null || user.id === "") {
+    throw new OAuthProfileError(provider.id, "the profile callback returned a user without an id.")
+  }
+  const account: Account = { ...(accountFields ?? {}), provider: provider.id, type: provider.type, providerAccountId: String(user.id) }
+  return { user: { ...user, id: String(user.id) }, account }
+}

@@ -1,0 +1,76 @@
+import { OAuthAccountNotLinkedError } from "../errors.js"
+import type { Account, Profile, User } from "../types.js"
+import type { Adapter, AdapterAccount, AdapterUser } from "./adapter.js"
+
+/** What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone. */
+export interface ResolveSignInParams {
+  user: User
+  account: Account
+  profile?: Profile
+  /** The provider: its `id` and whether it may link accounts by email. */
+  provider: { id: string; allowDangerousEmailAccountLinking?: boolean }
+  /** The id of the user already signed in, when linking a further account. */
+  currentUserId?: string | null
+}
+
+/** Who signed in, and what happened to the account table. */
+export interface ResolveSignInResult {
+  user: AdapterUser
+  account: AdapterAccount
+  /** A user was created for this sign-in. */
+  isNewUser: boolean
+  /** The account was linked during this sign-in. */
+  isNewAccount: boolean
+}
+
+/**
+ * Applies the account-linking rules to a finished sign-in:
+ * - a known account signs in its user;
+ * - a known account that belongs to a different signed-in user is refused;
+ * - a new account while signed in is linked to the current user;
+ * - a new account whose email matches an existing user is refused, unless the provider has
+ *   `allowDangerousEmailAccountLinking` (then it is linked to that user);
+ * - otherwise a new user is created and the account linked to it.
+ *
+ * Exported from `latchkey/oauth`.
+ *
+ * @throws {@link OAuthAccountNotLinkedError} in the two refused cases.
+ *
+ * @example
+ * ```ts
+ * import { finishSignIn, memoryAdapter, resolveSignIn } from "latchkey/oauth"
+ * const signIn = await finishSignIn(github, request, { redirectUri })
+ * const { user, isNewUser } = await resolveSignIn(adapter, { ...signIn, provider: github, currentUserId: session?.sub })
+ * ```
+ */
+export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParams): Promise<ResolveSignInResult> {
+  const { account, provider, currentUserId } = params
+  const known = await adapter.getUserByAccount(account)
+  if (known) {
+    if (currentUserId && known.id !== currentUserId) {
+      throw new OAuthAccountNotLinkedError(provider.id, "this account is already linked to another user.")
+    }
+    return { user: known, account: { ...account, userId: known.id }, isNewUser: false, isNewAccount: false }
+  }
+  if (currentUserId) {
+    const current = await adapter.getUser(currentUserId)
+    if (!current) throw new OAuthAccountNotLinkedError(provider.id, "the signed-in user no longer exists.")
+    return { user: current, account: await link(adapter, account, current.id), isNewUser: false, isNewAccount: true }
+  }
+  const email = params.user.email
+  const sameEmail = email ? await adapter.getUserByEmail(email) : null
+  if (sameEmail) {
+    if (!provider.allowDangerousEmailAccountLinking) {
+      throw new OAuthAccountNotLinkedError(provider.id, "another user has this email; sign in with the provider used before, then link this one.")
+    }
+    return { user: sameEmail, account: await link(adapter, account, sameEmail.id), isNewUser: false, isNewAccount: true }
+  }
+  const { id: _providerUserId, ...fields } = params.user
+  const created = await adapter.createUser({ ...fields, emailVerified: null })
+  return { user: created, account: await link(adapter, account, created.id), isNewUser: true, isNewAccount: true }
+}
+
+async function link(adapter: Adapter, account: Account, userId: string): Promise<AdapterAccount> {
+  const linked: AdapterAccount = { ...account, userId }
+  return (await adapter.linkAccount(linked)) || linked
+}

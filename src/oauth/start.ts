@@ -1,0 +1,65 @@
+import * as oauth from "oauth4webapi"
+import { OAuthProtocolError } from "../errors.js"
+import { effectiveChecks, createCheckValues, sealChecks } from "./checks.js"
+import { flowContext, type FlowProvider, type SignInOptions } from "./context.js"
+
+/** What {@link startSignIn} takes beyond the shared options. */
+export interface StartSignInOptions extends SignInOptions {
+  /** Extra authorization parameters for this sign-in only, such as `{ login_hint }`. */
+  params?: Record<string, string | undefined>
+}
+
+/** Where to send the browser, and the cookies that carry the sealed checks. */
+export interface StartSignInResult {
+  url: URL
+  cookies: string[]
+}
+
+/** Parameters the flow owns: set last, so no provider or per-call parameter can change them. */
+const FLOW_PARAMETERS = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "nonce"]
+
+/**
+ * Starts a sign-in: discovers the provider when it has an issuer (cached), builds the
+ * authorization URL (`response_type=code`, `client_id`, `redirect_uri`, the provider's scope and
+ * parameters, then per-call `params`), and creates the checks. PKCE uses S256; a server that
+ * advertises no S256 gets `nonce` (OpenID Connect) or `state` instead. Each check value is sealed
+ * into its own cookie, bound to the provider, for 15 minutes.
+ *
+ * Exported from `latchkey/oauth`.
+ *
+ * @throws {@link InvalidProviderError} or {@link InvalidOptionError} for a configuration that
+ * cannot work; {@link OAuthProtocolError} when discovery fails.
+ *
+ * @example
+ * ```ts
+ * import { startSignIn } from "latchkey/oauth"
+ * import GitHub from "latchkey/providers/github"
+ * const { url, cookies } = await startSignIn(GitHub(), { redirectUri: "https://app.example.com/auth/callback/github" })
+ * const response = new Response(null, { status: 302, headers: { location: url.href } })
+ * for (const cookie of cookies) response.headers.append("set-cookie", cookie)
+ * ```
+ */
+export async function startSignIn(provider: FlowProvider, options: StartSignInOptions): Promise<StartSignInResult> {
+  const context = await flowContext(provider, options)
+  const { server, redirectUri } = context
+  const resolved = context.provider
+  if (server.authorization_endpoint === undefined) throw new OAuthProtocolError(resolved.id, "the provider has no authorization endpoint.")
+  const checks = effectiveChecks(resolved, server)
+  const values = createCheckValues(checks)
+  const url = new URL(server.authorization_endpoint)
+  for (const params of [resolved.authorization.params, options.params ?? {}]) {
+    for (const [key, value] of Object.entries(params)) {
+      if (value !== undefined && !FLOW_PARAMETERS.includes(key)) url.searchParams.set(key, value)
+    }
+  }
+  url.searchParams.set("response_type", "code")
+  url.searchParams.set("client_id", resolved.clientId)
+  url.searchParams.set("redirect_uri", redirectUri)
+  if (values.pkce !== undefined) {
+    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(values.pkce))
+    url.searchParams.set("code_challenge_method", "S256")
+  }
+  if (values.state !== undefined) url.searchParams.set("state", values.state)
+  if (values.nonce !== undefined) url.searchParams.set("nonce", values.nonce)
+  return { url, cookies: await sealChecks(resolved, values, context.secret, context.secure) }
+}

@@ -1,0 +1,47 @@
+/**
+ * oauth4webapi reports failures with its own classes; latchkey callers switch on latchkey codes.
+ * This maps each kind once: an error response at the callback, an error body from the token
+ * endpoint, a failed protocol check, a transport failure. Messages keep their meaning, never the
+ * tokens: oauth4webapi's validation details stay on `cause`.
+ */
+import * as oauth from "oauth4webapi"
+import {
+  InvalidCheckError,
+  LatchkeyError,
+  OAuthCallbackError,
+  OAuthProfileError,
+  OAuthProtocolError,
+  OAuthTokenError,
+} from "../errors.js"
+
+/** Where in the flow an error happened, for the message. */
+export type FlowStage = "discovery" | "callback" | "token" | "id_token" | "userinfo" | "refresh" | "revocation"
+
+function transportError(providerId: string, error: unknown, stage: FlowStage): OAuthProtocolError | undefined {
+  const name = (error as { name?: unknown })?.name
+  if (name === "TimeoutError" || name === "AbortError") return new OAuthProtocolError(providerId, `the ${stage} request timed out.`, { cause: error })
+  if (error instanceof TypeError) return new OAuthProtocolError(providerId, `the ${stage} request failed.`, { cause: error })
+  return undefined
+}
+
+/** The latchkey error for anything thrown during `stage` of a flow with `providerId`. */
+export function translateError(providerId: string, error: unknown, stage: FlowStage): Error {
+  if (error instanceof LatchkeyError) return error
+  if (error instanceof oauth.AuthorizationResponseError) {
+    const fields = { error: error.error, error_description: error.error_description, error_uri: error.cause.get("error_uri") ?? undefined }
+    return new OAuthCallbackError(providerId, fields)
+  }
+  if (error instanceof oauth.ResponseBodyError) {
+    if (stage === "userinfo") return new OAuthProfileError(providerId, `userinfo answered "${error.error}".`, { status: error.status, cause: error })
+    return new OAuthTokenError(providerId, { error: error.error, error_description: error.error_description, status: error.status })
+  }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    if (stage === "userinfo") return new OAuthProfileError(providerId, "userinfo refused the access token.", { status: error.status, cause: error })
+    const challenge = error.cause[0]?.parameters.error
+    return new OAuthTokenError(providerId, { error: challenge ?? "invalid_client", status: error.status })
+  }
+  if (error instanceof oauth.OperationProcessingError && (error.cause as { claim?: unknown } | undefined)?.claim === "nonce") {
+    return new InvalidCheckError("nonce", "mismatch")
+  }
+  return transportError(providerId, error, stage) ?? new OAuthProtocolError(providerId, `${stage}: ${(error as Error)?.message ?? "failed"}`, { cause: error })
+}

@@ -1,0 +1,46 @@
+// Shared pieces for the flow suites: a sign-in driven through a TestBrowser, start to finish.
+import { finishSignIn } from "../../src/oauth/finish.js"
+import { startSignIn } from "../../src/oauth/start.js"
+import type { FlowProvider } from "../../src/oauth/context.js"
+import { TestBrowser } from "../servers/browser.js"
+
+export const APP = "https://app.example.com"
+export const SECRET = "latchkey-test-secret-0123456789abcdef"
+
+export function callbackFor(id: string): string {
+  return `${APP}/auth/callback/${id}`
+}
+
+export interface SignInRun {
+  browser: TestBrowser
+  authorizationUrl: URL
+  checkCookies: string[]
+  callback: Request
+}
+
+/** Runs the browser part of a sign-in: start, then the provider's redirects up to the callback. */
+export async function reachCallback(provider: FlowProvider, id: string, options: { fetch?: typeof fetch; browser?: TestBrowser; params?: Record<string, string> } = {}): Promise<SignInRun> {
+  const redirectUri = callbackFor(id)
+  const { url, cookies } = await startSignIn(provider, { redirectUri, secret: SECRET, fetch: options.fetch, params: options.params })
+  const browser = options.browser ?? new TestBrowser()
+  browser.acceptCookies(APP, cookies)
+  const { request } = await browser.navigate(url, redirectUri)
+  return { browser, authorizationUrl: url, checkCookies: cookies, callback: request }
+}
+
+/** A full sign-in. */
+export async function signIn(provider: FlowProvider, id: string, options: { fetch?: typeof fetch; browser?: TestBrowser } = {}) {
+  const run = await reachCallback(provider, id, options)
+  const result = await finishSignIn(provider, run.callback, { redirectUri: callbackFor(id), secret: SECRET, fetch: options.fetch })
+  return { ...run, result }
+}
+
+/** Settles a promise into its error, failing when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection")
+    },
+    (error: Record<string, unknown>) => error
+  )
+}
