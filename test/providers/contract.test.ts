@@ -1,0 +1,162 @@
+/// <reference types="vite/client" />
+// The provider contract: every built-in OAuth 2.0 and OpenID Connect provider completes a full
+// finishSignIn against a local server that answers with the provider's documented response shapes
+// (test/fixtures/providers/<id>.json), and yields the fixture's expected User. OpenID Connect
+// providers go through discovery, a JWKS and a signed id_token from that local issuer.
+import { readFileSync } from "node:fs"
+import { exportJWK, generateKeyPair, SignJWT } from "jose"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { clearDiscoveryCache } from "../../src/oauth/discovery.js"
+import { finishSignIn } from "../../src/oauth/finish.js"
+import { startSignIn } from "../../src/oauth/start.js"
+import { resolveProvider } from "../../src/providers/core/resolve.js"
+import type { OAuthConfig, ProviderConfig, ResolvedOAuthProvider } from "../../src/providers/types.js"
+import { startProviderDouble, type ProviderDouble } from "../servers/provider-double.js"
+
+/** The fixture schema. */
+interface ProviderFixture {
+  /** Extra factory options, such as the issuer of an instance-based provider. */
+  options?: Record<string, unknown>
+  /** The documented token response; access_token, token_type and expires_in are filled in. */
+  token?: Record<string, unknown>
+  /** OIDC: the id_token claims (and userinfo body). OAuth 2.0: the userinfo response body. */
+  profile: Record<string, unknown>
+  /** Further API answers by absolute URL or path, such as GitHub's /user/emails. */
+  responses?: Record<string, unknown>
+  /** Form fields the provider adds to a form_post callback, such as Apple's `user`. */
+  callbackFields?: Record<string, string>
+  /** The User the provider's profile mapping must produce. */
+  user: Record<string, unknown>
+}
+
+const modules = import.meta.glob<{ default: (options?: unknown) => ProviderConfig }>("../../src/providers/*.ts", { eager: true })
+const oauthProviders = Object.values(modules)
+  .filter((module) => typeof module.default === "function")
+  .map((module) => module.default)
+  .map((factory) => ({ factory, config: factory({ authorize: () => null }) }))
+  .filter(({ config }) => config.type === "oauth" || config.type === "oidc")
+  .map(({ factory, config }) => ({ id: config.id, factory: factory as (options?: unknown) => OAuthConfig }))
+  .sort((a, b) => a.id.localeCompare(b.id))
+
+const APP = "https://app.example.com"
+const SECRET = "latchkey-test-secret-0123456789abcdef"
+const CLIENT = { clientId: "contract-client", clientSecret: "contract-secret" }
+let double: ProviderDouble
+let signingKey: CryptoKey
+let publicJwk: Record<string, unknown>
+const outcomes = new Map<string, boolean>()
+
+beforeAll(async () => {
+  double = await startProviderDouble()
+  const pair = await generateKeyPair("RS256")
+  signingKey = pair.privateKey
+  publicJwk = { ...(await exportJWK(pair.publicKey)), kid: "contract-key", alg: "RS256", use: "sig" }
+})
+
+afterAll(async () => {
+  await double.close()
+  const passed = [...outcomes.values()].filter(Boolean).length
+  console.log(`provider contract: ${passed} of ${oauthProviders.length} OAuth/OIDC providers passed`)
+})
+
+function fixtureFor(id: string): ProviderFixture {
+  return JSON.parse(readFileSync(new URL(`../fixtures/providers/${id}.json`, import.meta.url), "utf8"))
+}
+
+const path = (url: string) => new URL(url).pathname
+const TOKEN_PATH = "/__contract/token"
+const USERINFO_PATH = "/__contract/userinfo"
+
+/** Routes for an OpenID Connect provider: discovery, JWKS, token (with a signed id_token) and userinfo. */
+function oidcRoutes(provider: ResolvedOAuthProvider, fixture: ProviderFixture, nonce: () => string | undefined) {
+  const issuer = provider.issuer!
+  const origin = new URL(issuer).origin
+  const documentIssuer = provider.quirks.tenantIssuer ? issuer.replace(/\/(common|organizations|consumers)\//, "/{tenantid}/") : issuer
+  const tokenIssuer = documentIssuer.replace("{tenantid}", String(fixture.profile.tid ?? ""))
+  // As oauth4webapi builds it: the well-known suffix appended to the issuer's path.
+  const issuerUrl = new URL(issuer)
+  const discovery = provider.wellKnown ?? `${issuerUrl.origin}${issuerUrl.pathname.replace(/\/$/, "")}/.well-known/openid-configuration`
+  double.routes.set(discovery.replace(/\?.*$/, ""), {
+    issuer: documentIssuer,
+    authorization_endpoint: `${origin}/__contract/authorize`,
+    token_endpoint: `${origin}${TOKEN_PATH}`,
+    userinfo_endpoint: `${origin}${USERINFO_PATH}`,
+    jwks_uri: `${origin}/__contract/jwks`,
+    response_types_supported: ["code"],
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: ["RS256"],
+    code_challenge_methods_supported: ["S256"],
+  })
+  double.routes.set(`${origin}/__contract/jwks`, { keys: [publicJwk] })
+  const token = async () => {
+    // The documented example's protocol claims belong to its own token; this issuer mints its own.
+    const { iss: _iss, aud: _aud, exp: _exp, iat: _iat, nbf: _nbf, nonce: _nonce, at_hash: _atHash, c_hash: _cHash, ...profileClaims } = fixture.profile
+    const claims = { ...profileClaims, iss: tokenIssuer, aud: provider.clientId, ...(nonce() ? { nonce: nonce() } : {}) }
+    const idToken = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "contract-key" }).setIssuedAt().setExpirationTime("5m").sign(signingKey)
+    return { access_token: "contract-access-token", token_type: "Bearer", expires_in: 3600, ...fixture.token, id_token: idToken }
+  }
+  return { token, userinfo: fixture.profile, tokenUrl: provider.token.url ?? `${origin}${TOKEN_PATH}`, userinfoUrl: provider.userinfo.url ?? `${origin}${USERINFO_PATH}` }
+}
+
+async function contract(id: string, factory: (options?: unknown) => OAuthConfig) {
+  const fixture = fixtureFor(id)
+  const config = factory({ ...CLIENT, ...fixture.options })
+  const redirectUri = `${APP}/auth/callback/${id}`
+  const provider = resolveProvider(config, { baseUrl: APP, env: {} }) as ResolvedOAuthProvider
+  double.routes.clear()
+  double.requests.length = 0
+  clearDiscoveryCache(double.fetch)
+  let authorization: URL | undefined
+  const nonce = () => authorization?.searchParams.get("nonce") ?? undefined
+  let tokenBody: () => Promise<unknown> | unknown
+  let tokenUrl: string
+  let userinfoUrl: string | undefined
+  let userinfoBody: unknown = fixture.profile
+  if (provider.type === "oidc") {
+    const routes = oidcRoutes(provider, fixture, nonce)
+    tokenBody = routes.token
+    tokenUrl = routes.tokenUrl
+    userinfoUrl = routes.userinfoUrl
+  } else {
+    tokenBody = () => ({ access_token: "contract-access-token", token_type: "bearer", expires_in: 3600, ...fixture.token })
+    tokenUrl = provider.token.url!
+    userinfoUrl = provider.userinfo.url
+  }
+  const tokenPayload = await tokenBody()
+  double.routes.set(tokenUrl.replace(/\?.*$/, ""), tokenPayload)
+  if (userinfoUrl) double.routes.set(userinfoUrl.replace(/\?.*$/, ""), userinfoBody)
+  for (const [key, body] of Object.entries(fixture.responses ?? {})) double.routes.set(key, body)
+
+  const started = await startSignIn(config, { redirectUri, secret: SECRET, fetch: double.fetch })
+  authorization = started.url
+  if (provider.type === "oidc") double.routes.set(tokenUrl.replace(/\?.*$/, ""), await tokenBody())
+  const callbackParams = new URLSearchParams({ code: "contract-code" })
+  const state = started.url.searchParams.get("state")
+  if (state) callbackParams.set("state", state)
+  if (provider.quirks.issParameter) callbackParams.set("iss", provider.quirks.issParameter)
+  for (const [name, value] of Object.entries(fixture.callbackFields ?? {})) callbackParams.set(name, value)
+  const cookie = started.cookies.map((line) => line.split(";")[0]).join("; ")
+  const callback = provider.quirks.formPost
+    ? new Request(redirectUri, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: callbackParams })
+    : new Request(`${redirectUri}?${callbackParams}`, { headers: { cookie } })
+  const result = await finishSignIn(config, callback, { redirectUri, secret: SECRET, fetch: double.fetch })
+  return { provider, result, authorization: started.url }
+}
+
+describe("provider contract", () => {
+  it("covers every OAuth/OIDC provider in the catalog", () => {
+    expect(oauthProviders.length).toBeGreaterThanOrEqual(12)
+  })
+
+  describe.each(oauthProviders.map(({ id, factory }) => [id, factory] as const))("%s", (id, factory) => {
+    it("completes finishSignIn against its documented responses and yields the expected User", async () => {
+      outcomes.set(id, false)
+      const { result, authorization, provider } = await contract(id, factory)
+      expect(result.user).toEqual(fixtureFor(id).user)
+      expect(result.account).toMatchObject({ provider: id, type: provider.type, providerAccountId: String(fixtureFor(id).user.id) })
+      expect(authorization.searchParams.get("client_id") ?? authorization.searchParams.get("client_key")).toBe(CLIENT.clientId)
+      expect(double.requests.some((request) => path(request.url) === path(provider.token.url ?? `https://x${TOKEN_PATH}`) || request.url.endsWith(TOKEN_PATH))).toBe(true)
+      outcomes.set(id, true)
+    })
+  })
+})
