@@ -79,8 +79,8 @@ bench.add("finish, oauth4webapi only (lower bound)", () => rawFinish(rawCallback
 await bench.run()
 
 function mean(name: string): number {
-  const { result } = bench.tasks.find((task) => task.name === name)!
-  if (!result || result.error) throw new Error(`${name} failed`, { cause: result?.error })
+  const result = bench.tasks.find((task) => task.name === name)!.result as { error?: unknown; latency?: { mean: number } } | undefined
+  if (result?.latency === undefined || result.error !== undefined) throw new Error(`${name} failed`, { cause: result?.error })
   return result.latency.mean * 1000
 }
 const start = mean("startSignIn (latchkey)")

@@ -8,6 +8,7 @@ import { TENANT_PLACEHOLDER } from "./discovery.js"
 import { requestOptions, timedFetch, type HttpOptions } from "./http.js"
 import { verifyIdTokenSignature } from "./id-token.js"
 import { mapProfile, obtainProfile } from "./profile.js"
+import { normalizeTokenResponse } from "./token-response.js"
 import { translateError } from "./translate-error.js"
 
 /** What a completed sign-in yields. */
@@ -49,39 +50,17 @@ async function tokenResponse(context: FlowContext, params: URLSearchParams, valu
       checks: { code_verifier: values.pkce, state: values.state, nonce: values.nonce },
       params,
       provider,
+      redirectUri,
       fetch: timedFetch(options),
     })
     // Custom exchanges go through the same response processing, so an id_token is still validated.
-    return Response.json(tokens)
+    return normalizeTokenResponse(Response.json(tokens))
   }
   const response = await oauth.authorizationCodeGrantRequest(server, client, clientAuthFor(provider), params, redirectUri, values.pkce ?? oauth.nopkce, {
     ...requestOptions(server.token_endpoint, options),
     additionalParameters: provider.token.params,
   })
-  return errorBodyAsError(await formToJson((await provider.token.conform?.(response.clone())) ?? response))
-}
-
-/**
- * Some providers (GitHub, Entra ID in some cases) answer a failed token request with HTTP 200 and
- * an error body. Such a response is given the 400 status RFC 6749 §5.2 prescribes, so it is
- * reported as the token error it is.
- */
-async function errorBodyAsError(response: Response): Promise<Response> {
-  if (response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("json")) return response
-  const body = (await response.clone().json().catch(() => undefined)) as { error?: unknown; access_token?: unknown } | undefined
-  if (typeof body?.error !== "string" || body.access_token !== undefined) return response
-  return Response.json(body, { status: 400, headers: { "cache-control": "no-store" } })
-}
-
-/**
- * RFC 6749 token responses are JSON, but some providers (GitHub without an Accept header, older
- * Facebook) answer form-encoded. Such a body is re-read as the equivalent JSON object.
- */
-async function formToJson(response: Response): Promise<Response> {
-  if (!(response.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return response
-  const fields: Record<string, string | number> = Object.fromEntries(new URLSearchParams(await response.text()))
-  if (typeof fields.expires_in === "string" && /^\d+$/.test(fields.expires_in)) fields.expires_in = Number(fields.expires_in)
-  return Response.json(fields, { status: response.status, headers: { "cache-control": "no-store" } })
+  return normalizeTokenResponse((await provider.token.conform?.(response.clone())) ?? response)
 }
 
 /** Exchanges the code and validates the response, including the id_token and its signature. */

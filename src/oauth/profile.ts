@@ -6,10 +6,10 @@
  */
 import * as oauth from "oauth4webapi"
 import { OAuthProfileError, OAuthProtocolError } from "../errors.js"
-import { fetchJson } from "../providers/core/fetch-json.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, Profile, TokenSet, User } from "../types.js"
 import type { FlowContext } from "./context.js"
+import { profileFetch } from "./fetch-json.js"
 import { requestOptions, timedFetch, type HttpOptions } from "./http.js"
 import { translateError } from "./translate-error.js"
 
@@ -54,9 +54,11 @@ export async function obtainProfile(
   options: HttpOptions
 ): Promise<Profile> {
   const { provider, server } = context
+  const fetchImplementation = timedFetch(options)
+  const fetchJson = profileFetch(provider.id, tokens, fetchImplementation)
   let profile: Profile
   if (provider.userinfo.request) {
-    const custom: unknown = await provider.userinfo.request({ tokens, provider, fetch: timedFetch(options) })
+    const custom: unknown = await provider.userinfo.request({ tokens, provider, fetch: fetchImplementation, fetchJson })
     if (!isObject(custom)) throw new OAuthProfileError(provider.id, "the custom userinfo request returned no profile object.")
     if (claims && !provider.idToken && custom.sub !== claims.sub) throw new OAuthProtocolError(provider.id, "the userinfo sub differs from the id_token sub.")
     profile = custom as Profile
@@ -67,7 +69,7 @@ export async function obtainProfile(
   } else {
     if (server.userinfo_endpoint === undefined) throw new OAuthProfileError(provider.id, "there is no userinfo endpoint to fetch the profile from.")
     const url = withQuery(server.userinfo_endpoint, provider.userinfo.params)
-    profile = await fetchJson<Profile>({ fetch: timedFetch(options), provider: provider.id, url, tokens })
+    profile = await fetchJson<Profile>(url)
     if (!isObject(profile)) throw new OAuthProfileError(provider.id, "the userinfo response is not a JSON object.")
   }
   const user = provider.quirks.firstSignInUserField ? firstSignInUser(params) : undefined

@@ -54,6 +54,7 @@ export async function startSignIn(provider: FlowProvider, options: StartSignInOp
   }
   url.searchParams.set("response_type", "code")
   url.searchParams.set("client_id", resolved.clientId)
+  if (resolved.quirks.clientIdParam) url.searchParams.set(resolved.quirks.clientIdParam, resolved.clientId)
   url.searchParams.set("redirect_uri", redirectUri)
   if (values.pkce !== undefined) {
     url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(values.pkce))

@@ -10,6 +10,7 @@ import { clientAuthFor, clientFor, resolvedProvider, type FlowProvider } from ".
 import { authorizationServer } from "./discovery.js"
 import { requestOptions, type HttpOptions } from "./http.js"
 import { verifyIdTokenSignature } from "./id-token.js"
+import { normalizeTokenResponse } from "./token-response.js"
 import { translateError } from "./translate-error.js"
 
 /**
@@ -45,7 +46,9 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
   const { provider: resolved, server, client } = await prepare(provider, options)
   if (!resolved.capabilities.refresh) throw new RefreshNotSupportedError(resolved.id)
   try {
-    const response = await oauth.refreshTokenGrantRequest(server, client, clientAuthFor(resolved), refreshToken, requestOptions(server.token_endpoint, options))
+    const response = await normalizeTokenResponse(
+      await oauth.refreshTokenGrantRequest(server, client, clientAuthFor(resolved), refreshToken, requestOptions(server.token_endpoint, options))
+    )
     const result = await oauth.processRefreshTokenResponse(server, client, response)
     if (result.id_token && resolved.type === "oidc") await verifyIdTokenSignature(resolved, server, result.id_token, options)
     const tokens: TokenSet = { ...result, refresh_token: result.refresh_token ?? refreshToken }

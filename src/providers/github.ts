@@ -1,6 +1,5 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
-import { fetchJson } from "./core/fetch-json.js"
 
 /** The user object of `GET /user` (REST API 2022-11-28). */
 export interface GitHubProfile {
@@ -81,11 +80,11 @@ export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitH
       token: `${web}/login/oauth/access_token`,
       userinfo: {
         url: `${api}/user`,
-        async request({ tokens, provider, fetch }) {
+        async request({ provider, fetchJson }) {
           // The resolved URL, so a user's override (a proxy, say) is honoured for both calls. The
           // record sets it and a merge cannot unset it, so it is always there.
           const user = provider.userinfo.url!
-          const get = <T>(url: string) => fetchJson<T>({ fetch, provider: provider.id, url, tokens, headers: API_HEADERS })
+          const get = <T>(url: string) => fetchJson<T>(url, { headers: API_HEADERS })
           const profile = await get<GitHubProfile>(user)
           if (profile.email === null) {
             const emails = await get<GitHubEmail[]>(`${user}/emails`)

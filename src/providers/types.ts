@@ -60,6 +60,8 @@ export type TokenEndpointHandler = (context: {
   checks: OAuthCheckValues
   params: URLSearchParams
   provider: ResolvedOAuthProvider
+  /** The redirect URI of this sign-in, which the token request must repeat. */
+  redirectUri: string
   /** The fetch the flow was configured with. */
   fetch: typeof fetch
 }) => Awaitable<{ tokens: TokenSet }>
@@ -70,6 +72,11 @@ export type UserinfoEndpointHandler = (context: {
   provider: ResolvedOAuthProvider
   /** The fetch the flow was configured with. */
   fetch: typeof fetch
+  /**
+   * Requests JSON with the access token as a Bearer credential (override `authorization` in
+   * `init.headers` when the API wants another scheme); a failure becomes an `OAuthProfileError`.
+   */
+  fetchJson: <T = unknown>(url: string, init?: RequestInit) => Promise<T>
 }) => Awaitable<Profile>
 
 /** Adjusts a token endpoint response before it is processed (for providers that bend the spec). */
@@ -129,6 +136,8 @@ export interface ProviderQuirks {
   instanceIssuer?: boolean
   /** The email address needs an extra scope, granted only to apps approved for it. */
   scopeGatedEmail?: string
+  /** The authorization request names the client id with this parameter too (TikTok: `client_key`). */
+  clientIdParam?: string
 }
 
 /** Facts about a provider that the flow and the docs rely on. */
@@ -154,6 +163,11 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   issuer?: string
   /** The JWKS URL, for providers that sign but publish no discovery document. */
   jwks_endpoint?: string
+  /**
+   * The user's own instance, for self-hosted OAuth 2.0 providers (Mastodon, Gitea, …): it replaces
+   * `{baseUrl}` in the endpoint URLs. Default: `AUTH_<ID>_ISSUER`. Trailing slashes are trimmed.
+   */
+  baseUrl?: string
   /** Maps the raw profile to a `User`. Default: `id` from `sub` or `id`, `email`, `name`, `image` from `picture`. */
   profile?: ProfileCallback<P>
   /** Picks what of the token response the `Account` keeps. */
@@ -227,6 +241,7 @@ export interface ResolvedEndpoint<Handler = never> {
 export interface ResolvedOAuthProvider<P = Profile> extends AppProvider {
   type: "oauth" | "oidc"
   issuer?: string
+  baseUrl?: string
   wellKnown?: string
   jwks_endpoint?: string
   authorization: ResolvedEndpoint

@@ -4,7 +4,7 @@
 // (a fixture modelled on the provider's documented response) to the right User.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { providerModules, renderIds } from "../../scripts/provider-catalog.mjs"
+import { providerModules, renderIds, renderProviderDocs } from "../../scripts/provider-catalog.mjs"
 import { resolveProvider } from "../../src/providers/core/resolve.js"
 import type { OAuthConfig, ProviderConfig, ResolvedOAuthProvider } from "../../src/providers/types.js"
 
@@ -53,6 +53,11 @@ describe("provider catalog", () => {
     const otherIds = configs.filter(({ config }) => !oauthIds.includes(config.id)).map(({ config }) => config.id).sort()
     const committed = readFileSync(new URL("../../src/providers/ids.ts", import.meta.url), "utf8")
     expect(committed).toBe(renderIds({ oauth: oauthIds, other: otherIds }))
+  })
+
+  it("docs/providers.md matches the records (regenerate with scripts/generate-provider-docs.mjs)", () => {
+    const committed = readFileSync(new URL("../../docs/providers.md", import.meta.url), "utf8")
+    expect(committed).toBe(renderProviderDocs(configs.map(({ config }) => config)))
   })
 
   describe.each(oauth.map(({ file, config }) => [config.id, file, config] as const))("%s", (id, file, config) => {

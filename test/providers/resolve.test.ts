@@ -195,6 +195,34 @@ describe("resolveProviders", () => {
     })
   })
 
+  describe("self-hosted OAuth 2.0 providers", () => {
+    const mastodonLike = (overrides: Partial<OAuthConfig> = {}) =>
+      custom({ authorization: "{baseUrl}/oauth/authorize", token: "{baseUrl}/oauth/token", userinfo: "{baseUrl}/api/v1/accounts/verify_credentials", ...overrides })
+
+    it("fills {baseUrl} from the option, trimming trailing slashes", () => {
+      const resolved = oauth(mastodonLike({ baseUrl: "https://mastodon.social//" }))
+      expect([resolved.authorization.url, resolved.token.url, resolved.userinfo.url]).toEqual([
+        "https://mastodon.social/oauth/authorize",
+        "https://mastodon.social/oauth/token",
+        "https://mastodon.social/api/v1/accounts/verify_credentials",
+      ])
+      expect(resolved.baseUrl).toBe("https://mastodon.social")
+      expect("issuer" in resolved).toBe(false)
+    })
+
+    it("fills {baseUrl} from AUTH_<ID>_ISSUER, which then is no issuer", () => {
+      const resolved = oauth(mastodonLike(), { env: { AUTH_ACME_ISSUER: "https://social.acme.dev/" } })
+      expect(resolved.token.url).toBe("https://social.acme.dev/oauth/token")
+      expect("issuer" in resolved).toBe(false)
+    })
+
+    it("names the missing instance URL", () => {
+      const error = invalid(() => oauth(mastodonLike()))
+      expect(error.field).toBe("baseUrl")
+      expect(error.message).toBe('Provider "acme": no instance URL: pass baseUrl, or set AUTH_ACME_ISSUER.')
+    })
+  })
+
   describe("URLs", () => {
     it("builds signinUrl and callbackUrl from the id, with /auth as the default base path", () => {
       const github = oauth(GitHub(creds))

@@ -112,10 +112,32 @@ function checkEndpoints(provider: ResolvedOAuthProvider): void {
   if (typeof revocation === "string") checkUrl(id, "capabilities.revocation", revocation)
 }
 
-function resolveOAuth(config: OAuthConfig, urls: AppUrls, options: ResolveProvidersOptions, env: EnvRecord): ResolvedOAuthProvider {
+const BASE_URL = "{baseUrl}"
+
+/** Fills `{baseUrl}` in endpoint URLs with the instance URL of a self-hosted OAuth 2.0 provider. */
+function fillBaseUrl(config: OAuthConfig, env: EnvRecord): OAuthConfig {
+  const templated = ENDPOINTS.some((endpoint) => {
+    const value = config[endpoint]
+    return (typeof value === "string" ? value : value?.url)?.includes(BASE_URL)
+  })
+  if (!templated) return config
+  const baseUrl = (config.baseUrl ?? readEnv(envName(config.id, "ISSUER"), env))?.replace(/\/+$/, "")
+  if (!baseUrl) throw new InvalidProviderError(config.id, "baseUrl", `no instance URL: pass baseUrl, or set ${envName(config.id, "ISSUER")}.`)
+  const filled: OAuthConfig = { ...config, baseUrl }
+  for (const endpoint of ENDPOINTS) {
+    const value = config[endpoint]
+    if (typeof value === "string") Object.assign(filled, { [endpoint]: value.replace(BASE_URL, baseUrl) })
+    else if (value?.url) Object.assign(filled, { [endpoint]: { ...value, url: value.url.replace(BASE_URL, baseUrl) } })
+  }
+  return filled
+}
+
+function resolveOAuth(unfilled: OAuthConfig, urls: AppUrls, options: ResolveProvidersOptions, env: EnvRecord): ResolvedOAuthProvider {
+  const config = fillBaseUrl(unfilled, env)
   const { id } = config
   const quirks = config.quirks ?? {}
-  let issuer = config.issuer ?? readEnv(envName(id, "ISSUER"), env)
+  // A templated (self-hosted OAuth 2.0) provider's ISSUER variable is its base URL, not an issuer.
+  let issuer = config.issuer ?? (config.baseUrl === undefined ? readEnv(envName(id, "ISSUER"), env) : undefined)
   if (issuer !== undefined && quirks.instanceIssuer) issuer = issuer.replace(/\/+$/, "")
   const authorization = mergeEndpoint<never>(config.authorization, undefined)
   if (quirks.formPost) authorization.params.response_mode ??= "form_post"
@@ -144,7 +166,7 @@ function resolveOAuth(config: OAuthConfig, urls: AppUrls, options: ResolveProvid
     capabilities: config.capabilities ?? { refresh: true, revocation: issuer !== undefined || config.wellKnown !== undefined },
   }
   const clientSecret = config.clientSecret ?? readEnv(envName(id, "SECRET"), env)
-  const optional = { issuer, clientSecret, clientPrivateKey: config.clientPrivateKey, wellKnown: config.wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
+  const optional = { issuer, baseUrl: config.baseUrl, clientSecret, clientPrivateKey: config.clientPrivateKey, wellKnown: config.wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(resolved, { [key]: value })
   const redirectProxyUrl = config.redirectProxyUrl ?? options.redirectProxyUrl
   if (redirectProxyUrl !== undefined) resolved.redirectProxyUrl = redirectProxyUrl
