@@ -1,9 +1,12 @@
 /**
- * `latchkey`: the root entry. For now it carries the shared error classes and core types; the
- * `createAuth` handler joins it when the handler lands. Session tokens live in `latchkey/jwt`.
+ * `latchkey`: `createAuth`, the Web-standard auth handler (see `handler/`), the shared error classes
+ * and the core types. Session tokens live in `latchkey/jwt`, providers in `latchkey/providers`, the
+ * sign-in flow in `latchkey/oauth`.
  *
  * @module
  */
+export { createAuth } from "./handler/index.js"
+export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode } from "./handler/index.js"
 export {
   LatchkeyError,
   InvalidOptionError,

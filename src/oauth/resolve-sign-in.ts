@@ -66,7 +66,7 @@ export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParam
     return { user: sameEmail, account: await link(adapter, account, sameEmail.id), isNewUser: false, isNewAccount: true }
   }
   const { id: _providerUserId, ...fields } = params.user
-  const created = await adapter.createUser({ ...fields, emailVerified: null })
+  const created = await adapter.createUser({ emailVerified: null, ...fields })
   return { user: created, account: await link(adapter, account, created.id), isNewUser: true, isNewAccount: true }
 }
 

@@ -59,6 +59,46 @@ export class TestBrowser {
     throw new Error("too many redirects")
   }
 
+  /**
+   * Requests `start` and follows every redirect (and auto-submitted form_post page) to the final
+   * response, keeping cookies; returns it with its URL.
+   */
+  async open(start: URL | string, init: RequestInit = {}, maxHops = 20): Promise<{ response: Response; url: URL }> {
+    let url = new URL(String(start))
+    let next: RequestInit = init
+    for (let hop = 0; hop < maxHops; hop++) {
+      const headers = new Headers(next.headers)
+      const cookie = this.#cookieHeader(url)
+      if (cookie) headers.set("cookie", cookie)
+      const response = await this.#fetch(url.href, { ...next, headers, redirect: "manual" })
+      this.#store(url, response)
+      const location = response.headers.get("location")
+      if (location !== null && response.status >= 300 && response.status < 400) {
+        await response.body?.cancel()
+        url = new URL(location, url)
+        next = {}
+        continue
+      }
+      if (response.status === 200 && (response.headers.get("content-type") ?? "").includes("text/html")) {
+        const text = await response.text()
+        const form = /onload="[^"]*submit/i.test(text) || /<noscript>|document\.forms/i.test(text) ? formPost(text, url) : undefined
+        if (form) {
+          url = form.action
+          next = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.body.toString() }
+          continue
+        }
+        return { response: new Response(text, { status: response.status, headers: response.headers }), url }
+      }
+      return { response, url }
+    }
+    throw new Error("too many redirects")
+  }
+
+  /** The cookies held for an origin. */
+  cookies(origin: string): Map<string, string> {
+    return new Map(this.#jar.get(new URL(origin).origin) ?? [])
+  }
+
   #appRequest(url: URL, init: RequestInit): Request {
     const headers = new Headers(init.headers)
     const cookie = this.#cookieHeader(url)

@@ -1,0 +1,158 @@
+/**
+ * `createAuth`'s configuration: what a user writes, and what one request resolves it to (the public
+ * base URL, whether cookies are secure). Host headers are trusted only when `trustHost` (or
+ * `AUTH_TRUST_HOST`) says so; `AUTH_URL` pins the public URL instead.
+ */
+import { InvalidOptionError } from "../errors.js"
+import { processEnv, readEnv, type EnvRecord } from "../env.js"
+import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
+import type { SecretInput } from "../jwt/secrets.js"
+import { secretsOrEnv } from "../jwt/secrets.js"
+import type { Adapter, AdapterUser } from "../oauth/adapter.js"
+import type { AppProviders, ResolvedProvider } from "../providers/types.js"
+import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
+
+/** Callbacks that shape the sign-in, the token and the session. */
+export interface AuthCallbacks {
+  /** Return false (or a relative URL to redirect to) to refuse a sign-in. */
+  signIn?: (params: { user: User; account: Account | null; profile?: Profile; email?: { verificationRequest?: boolean } }) => Awaitable<boolean | string>
+  /** Where to send the user after sign-in or sign-out; only relative or same-origin URLs are honoured. */
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  /** Shapes the session token. `trigger` says why it runs. */
+  jwt?: (params: {
+    token: JWT
+    user?: User
+    account?: Account | null
+    profile?: Profile
+    isNewUser?: boolean
+    trigger: "signIn" | "update" | "session"
+    session?: unknown
+  }) => Awaitable<JWT | null>
+  /** Shapes what `/session` and `auth()` return. */
+  session?: (params: { session: Session; token: JWT }) => Awaitable<Session>
+}
+
+/** Notifications, for auditing; their return values are ignored and their errors logged. */
+export interface AuthEvents {
+  signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
+  signOut?: (message: { token: JWT | null }) => Awaitable<void>
+  createUser?: (message: { user: AdapterUser }) => Awaitable<void>
+  linkAccount?: (message: { user: AdapterUser; account: Account }) => Awaitable<void>
+}
+
+/** Custom page locations (paths or absolute same-origin URLs). */
+export interface AuthPages {
+  signIn?: string
+  signOut?: string
+  error?: string
+  verifyRequest?: string
+}
+
+/** The default pages' look. */
+export interface AuthTheme {
+  brandColor?: string
+  logo?: string
+  colorScheme?: "auto" | "light" | "dark"
+  buttonText?: string
+}
+
+/** Everything `createAuth` accepts. */
+export interface AuthConfig {
+  providers: AppProviders
+  /** Default: `AUTH_SECRET` (and `AUTH_SECRET_1`…`_3` for rotation). */
+  secret?: SecretInput
+  /** Where the handler is mounted. Default `/auth`. */
+  basePath?: string
+  session?: { maxAge?: number; updateAge?: number }
+  jwt?: {
+    maxAge?: number
+    encode?: (params: JWTEncodeParams) => Awaitable<string>
+    decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+  }
+  callbacks?: AuthCallbacks
+  events?: AuthEvents
+  adapter?: Adapter
+  pages?: AuthPages
+  theme?: AuthTheme
+  logger?: LoggerInstance
+  redirectProxyUrl?: string
+  /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`. */
+  trustHost?: boolean
+  /** Default: whether the public URL is https. */
+  useSecureCookies?: boolean
+  /** Replaces the global fetch for provider requests: for tests, proxies and custom TLS. */
+  fetch?: typeof fetch
+  /** Where env defaults are read. Default: the process environment. */
+  env?: EnvRecord
+}
+
+/** The settled configuration, shared by every request. */
+export interface SettledConfig {
+  secret: string[]
+  basePath: string
+  sessionMaxAge: number
+  updateAge: number
+  trustHost: boolean
+  /** `AUTH_URL`, when set: the pinned public origin. */
+  pinnedUrl: URL | undefined
+  config: AuthConfig
+  env: EnvRecord
+}
+
+const DAY = 24 * 60 * 60
+
+function positiveSeconds(value: unknown, option: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new InvalidOptionError(option, `${option} must be a whole number of seconds.`)
+  return value as number
+}
+
+/** Validates and settles the configuration once. */
+export function settleConfig(config: AuthConfig): SettledConfig {
+  if (typeof config !== "object" || config === null || !Array.isArray(config.providers)) {
+    throw new InvalidOptionError("providers", "createAuth needs a providers array.")
+  }
+  const env = config.env ?? processEnv()
+  const authUrl = readEnv("AUTH_URL", env)
+  const basePath = (config.basePath ?? (authUrl ? new URL(authUrl).pathname : "/auth")).replace(/\/+$/, "") || "/auth"
+  if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
+  return {
+    secret: secretsOrEnv(config.secret ?? secretsFromEnvRecord(env)),
+    basePath,
+    sessionMaxAge: positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY),
+    updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
+    trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
+    pinnedUrl: authUrl ? new URL(authUrl) : undefined,
+    config,
+    env,
+  }
+}
+
+function secretsFromEnvRecord(env: EnvRecord): string[] | undefined {
+  const list = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"].map((name) => readEnv(name, env)).filter((value): value is string => !!value)
+  return list.length > 0 ? list : undefined
+}
+
+/** One request's view of the configuration. */
+export interface RequestContext extends SettledConfig {
+  request: Request
+  /** The app's public origin, such as `https://app.example.com`. */
+  origin: string
+  /** Origin plus base path: where the handler's routes live. */
+  baseUrl: string
+  secure: boolean
+  providers: ResolvedProvider[]
+}
+
+/**
+ * The public origin of a request: `AUTH_URL` when pinned, else the request's own URL (with
+ * X-Forwarded-Host/Proto) when the host is trusted. `undefined` for an untrusted host.
+ */
+export function publicOrigin(settled: SettledConfig, request: Request): string | undefined {
+  if (settled.pinnedUrl) return settled.pinnedUrl.origin
+  if (!settled.trustHost) return undefined
+  const url = new URL(request.url)
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "")
+  return `${proto === "https" ? "https" : "http"}://${host}`
+}

@@ -1,0 +1,38 @@
+/**
+ * What a browser may learn when something goes wrong: a short, stable code in `?error=`. The details
+ * go to the logger, never into the response.
+ */
+import { LatchkeyError } from "../errors.js"
+
+/** The error codes the handler shows to clients. */
+export type ClientErrorCode = "Configuration" | "AccessDenied" | "Verification" | "OAuthCallback" | "OAuthAccountNotLinked" | "CredentialsSignin" | "MissingCSRF"
+
+/** The client code for an error raised while signing in. */
+export function clientCode(error: unknown): ClientErrorCode {
+  const code = error instanceof LatchkeyError ? error.code : undefined
+  switch (code) {
+    case "ERR_OAUTH_ACCOUNT_NOT_LINKED":
+      return "OAuthAccountNotLinked"
+    case "ERR_OAUTH_CALLBACK":
+      return (error as { error?: string }).error === "access_denied" ? "AccessDenied" : "OAuthCallback"
+    case "ERR_INVALID_CHECK":
+    case "ERR_OAUTH_TOKEN":
+    case "ERR_OAUTH_PROTOCOL":
+    case "ERR_OAUTH_PROFILE":
+      return "OAuthCallback"
+    default:
+      return "Configuration"
+  }
+}
+
+/** Friendly text for each code, shown on the sign-in and error pages. */
+export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
+  Configuration: "Sign-in is not available right now. Please try again later.",
+  AccessDenied: "Access was denied. You may not have permission to sign in.",
+  Verification: "This sign-in link is no longer valid. It may have been used already or it may have expired.",
+  OAuthCallback: "Sign-in could not be completed. Please try again.",
+  OAuthAccountNotLinked: "This account is not linked to your user. Sign in the way you did before, then link it.",
+  CredentialsSignin: "Sign-in failed. Check the details you entered and try again.",
+  MissingCSRF: "Your session has expired. Please try again.",
+  Default: "Something went wrong while signing in. Please try again.",
+}

@@ -1,0 +1,188 @@
+/**
+ * `latchkey` (root): `createAuth`, the Web-standard `Request → Response` handler that ties the
+ * providers, the sign-in flow and the session token together, and `auth()` to read the session in
+ * any route. Routes live under `basePath` (default `/auth`): providers, csrf, signin, callback,
+ * session, signout, error and verify-request. Every state-changing POST is CSRF-checked, redirects
+ * stay on the app's origin, and clients only ever see short error codes.
+ *
+ * @module
+ */
+import { InvalidProviderError, LatchkeyError } from "../errors.js"
+import { resolveProviders } from "../providers/core/resolve.js"
+import type { ResolvedProvider } from "../providers/types.js"
+import type { Session } from "../types.js"
+import { callbackRoute } from "./callback.js"
+import { publicOrigin, settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
+import { errorUrl } from "./complete-sign-in.js"
+import { csrfToken, verifyCsrf } from "./csrf.js"
+import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
+import { sameOrigin, safeRedirect } from "./redirect.js"
+import { html, json, redirect } from "./response.js"
+import { applyJwtCallback, clearSessionCookies, currentSession, readClaims, sessionCookies, sessionFor } from "./session.js"
+import { signInPageRoute, startProviderSignIn } from "./signin.js"
+
+export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
+export type { ClientErrorCode } from "./errors.js"
+
+/** What {@link createAuth} returns. */
+export interface Auth {
+  /** Handles every request under `basePath`. */
+  handler: (request: Request) => Promise<Response>
+  /** The session of a request, or null. Reads only; it never sets cookies. */
+  auth: (request: Request) => Promise<Session | null>
+}
+
+const MAX_CACHED_ORIGINS = 16
+
+async function formOf(request: Request): Promise<URLSearchParams> {
+  const type = request.headers.get("content-type") ?? ""
+  if (type.includes("application/json")) {
+    const body = (await request.json().catch(() => ({}))) as Record<string, unknown>
+    return new URLSearchParams(Object.entries(body).filter(([, value]) => typeof value === "string") as [string, string][])
+  }
+  return new URLSearchParams(await request.text())
+}
+
+function untrustedHost(settled: SettledConfig): Response {
+  settled.config.logger?.error?.(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
+  return new Response("Untrusted host", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } })
+}
+
+async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
+  const claims = await readClaims(context)
+  if (!claims) return json(null)
+  const data = form.get("data")
+  const updated = await applyJwtCallback(context, { token: claims, trigger: "update", session: data === null ? undefined : JSON.parse(data) })
+  if (!updated) return json(null, clearSessionCookies(context))
+  const exp = Math.floor(Date.now() / 1000) + context.sessionMaxAge
+  return json(await sessionFor(context, { ...updated, exp }), await sessionCookies(context, updated))
+}
+
+async function signOut(context: RequestContext, form: URLSearchParams): Promise<Response> {
+  const claims = await readClaims(context)
+  await context.config.events?.signOut?.({ token: claims })
+  const destination = await safeRedirect(context, form.get("callbackUrl"))
+  return redirect(destination, clearSessionCookies(context))
+}
+
+async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
+  if (action === "callback" && provider) return callbackRoute(context, provider)
+  const form = await formOf(context.request.clone())
+  if (!(await verifyCsrf(context.request, form.get("csrfToken"), context.secure, context.secret))) {
+    if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
+    return redirect(errorUrl(context, "MissingCSRF"))
+  }
+  if (action === "signin" && provider) return startProviderSignIn(context, provider, form)
+  if (action === "signout") return signOut(context, form)
+  if (action === "session") return sessionUpdate(context, form)
+  return json({ error: "NotFound" }, [], 404)
+}
+
+async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
+  const url = new URL(context.request.url)
+  switch (action) {
+    case "providers":
+      return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
+    case "csrf": {
+      const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
+      return json({ csrfToken: token }, cookies)
+    }
+    case "signin":
+      return signInPageRoute(context)
+    case "callback":
+      return provider ? callbackRoute(context, provider) : redirect(errorUrl(context, "Configuration"))
+    case "session": {
+      const { session, cookies } = await currentSession(context)
+      return json(session, cookies)
+    }
+    case "signout": {
+      if (context.config.pages?.signOut) return redirect(new URL(context.config.pages.signOut, context.origin).href)
+      const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
+      const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
+      return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.config.theme), cookies)
+    }
+    case "error":
+      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.config.theme), [], 400)
+    case "verify-request":
+      return html(verifyRequestPage(context.config.theme))
+    default:
+      return json({ error: "NotFound" }, [], 404)
+  }
+}
+
+/**
+ * Creates the auth handler for a set of providers.
+ *
+ * Exported from `latchkey`.
+ *
+ * @throws {@link MissingSecretError} with no secret; {@link InvalidOptionError} for a malformed
+ * config. Provider configuration errors surface on the first request as the `Configuration`
+ * error page, and in full to the logger.
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "latchkey"
+ * import GitHub from "latchkey/providers/github"
+ * export const { handler, auth } = createAuth({ providers: [GitHub], secret: process.env.AUTH_SECRET })
+ * // mount `handler` at /auth/*; call `auth(request)` in any route
+ * ```
+ */
+export function createAuth(config: AuthConfig): Auth {
+  const settled = settleConfig(config)
+  const providersByOrigin = new Map<string, ResolvedProvider[]>()
+
+  function providersFor(origin: string): ResolvedProvider[] {
+    let providers = providersByOrigin.get(origin)
+    if (providers === undefined) {
+      providers = resolveProviders(config.providers, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: config.redirectProxyUrl })
+      if (providersByOrigin.size >= MAX_CACHED_ORIGINS) providersByOrigin.delete(providersByOrigin.keys().next().value!)
+      providersByOrigin.set(origin, providers)
+    }
+    return providers
+  }
+
+  function contextFor(request: Request, origin: string): RequestContext {
+    const secure = config.useSecureCookies ?? origin.startsWith("https://")
+    return { ...settled, request, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers: providersFor(origin) }
+  }
+
+  async function handler(request: Request): Promise<Response> {
+    const origin = publicOrigin(settled, request)
+    if (origin === undefined) return untrustedHost(settled)
+    const path = new URL(request.url).pathname
+    if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) return json({ error: "NotFound" }, [], 404)
+    const [action = "", providerId] = path.slice(settled.basePath.length + 1).split("/")
+    let context: RequestContext
+    try {
+      context = contextFor(request, origin)
+    } catch (error) {
+      config.logger?.error?.(error as Error)
+      if (error instanceof InvalidProviderError) return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
+      throw error
+    }
+    const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === decodeURIComponent(providerId))
+    if (providerId !== undefined && provider === undefined) return json({ error: "UnknownProvider" }, [], 404)
+    try {
+      if (request.method === "GET" || request.method === "HEAD") return await get(context, action, provider)
+      if (request.method === "POST") return await post(context, action, provider)
+      return json({ error: "MethodNotAllowed" }, [], 405)
+    } catch (error) {
+      config.logger?.error?.(error as Error)
+      return redirect(errorUrl(context, "Configuration"))
+    }
+  }
+
+  async function auth(request: Request): Promise<Session | null> {
+    const origin = publicOrigin(settled, request) ?? new URL(request.url).origin
+    for (const secure of config.useSecureCookies === undefined ? [true, false] : [config.useSecureCookies]) {
+      const context: RequestContext = { ...settled, request, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers: [] }
+      const claims = await readClaims(context)
+      if (!claims) continue
+      const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
+      return shaped ? sessionFor(context, shaped) : null
+    }
+    return null
+  }
+
+  return { handler, auth }
+}

@@ -1,0 +1,65 @@
+/**
+ * The default sign-in page: a "Sign in with <name>" button per OAuth/OIDC provider in its brand
+ * colour with its mark, an email form per email provider, a form built from `credentials` per
+ * credentials provider, and the friendly text for `?error=`.
+ */
+import { providerLogoPaths } from "../../providers/logos.js"
+import type { CredentialInput, ResolvedProvider } from "../../providers/types.js"
+import type { AuthTheme } from "../config.js"
+import { ERROR_MESSAGES, type ClientErrorCode } from "../errors.js"
+import { button, escapeHtml, hidden, page } from "./layout.js"
+
+/** What the sign-in page shows. */
+export interface SignInPageParams {
+  providers: ResolvedProvider[]
+  csrfToken: string
+  callbackUrl?: string
+  error?: string
+  theme?: AuthTheme
+}
+
+function providerMark(provider: ResolvedProvider): string {
+  const style = "style" in provider ? provider.style : undefined
+  if (style?.logo) return `<img src="${escapeHtml(style.logo)}" alt="" aria-hidden="true">`
+  const path = providerLogoPaths[provider.id]
+  return path ? `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="${path}"/></svg>` : ""
+}
+
+const INPUT_ATTRIBUTES = new Set(["type", "placeholder", "autocomplete", "required", "minlength", "maxlength", "pattern", "inputmode"])
+
+function input(name: string, field: CredentialInput, id: string): string {
+  const attributes = Object.entries(field)
+    .filter(([key, value]) => INPUT_ATTRIBUTES.has(key.toLowerCase()) && value !== undefined && value !== false)
+    .map(([key, value]) => (value === true ? ` ${key}` : ` ${key}="${escapeHtml(String(value))}"`))
+    .join("")
+  const label = field.label ?? name
+  return `<label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${escapeHtml(name)}"${attributes}>`
+}
+
+function providerForm(provider: ResolvedProvider, common: string): string {
+  const action = escapeHtml(provider.signinUrl)
+  if (provider.type === "email") {
+    const id = `email-${escapeHtml(provider.id)}`
+    const field = input("email", { label: "Email", type: "email", autocomplete: "email", required: true, placeholder: "you@example.com" }, id)
+    return `<form method="post" action="${action}">${common}${field}${button(`Sign in with ${provider.name}`)}</form>`
+  }
+  if (provider.type === "credentials") {
+    const fields = Object.entries(provider.credentials).map(([name, field]) => input(name, field, `${escapeHtml(provider.id)}-${escapeHtml(name)}`))
+    return `<form method="post" action="${action}">${common}${fields.join("")}${button(`Sign in with ${provider.name}`)}</form>`
+  }
+  if (provider.type === "oauth" || provider.type === "oidc") {
+    return `<form method="post" action="${action}">${common}${button(`Sign in with ${provider.name}`, provider.style.brandColor, providerMark(provider))}</form>`
+  }
+  return ""
+}
+
+/** The sign-in page's HTML. */
+export function signInPage(params: SignInPageParams): string {
+  const common = hidden({ csrfToken: params.csrfToken, callbackUrl: params.callbackUrl })
+  const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common))
+  const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
+  const sections = [oauth.join(""), ...forms].filter((section) => section !== "")
+  const message = params.error ? (ERROR_MESSAGES[params.error as ClientErrorCode] ?? ERROR_MESSAGES.Default) : undefined
+  const alert = message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : ""
+  return page("Sign in", `<h1>Sign in</h1>${alert}${sections.join('<div class="divider">or</div>')}`, params.theme)
+}

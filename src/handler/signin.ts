@@ -1,0 +1,75 @@
+/**
+ * `/signin`: the page (GET), and starting a sign-in with one provider (POST, CSRF-checked):
+ * a redirect to the OAuth provider, an emailed link, or a credentials check.
+ */
+import { startSignIn } from "../oauth/start.js"
+import type { CredentialsConfig, EmailConfig, AppProvider, ResolvedOAuthProvider, ResolvedProvider } from "../providers/types.js"
+import type { RequestContext } from "./config.js"
+import { cookieNames, cookieOptions, setCookieHeaders } from "./cookies.js"
+import { csrfToken } from "./csrf.js"
+import { completeSignIn, errorUrl } from "./complete-sign-in.js"
+import { normalizeEmail, sendSignInLink } from "./email.js"
+import { signInPage } from "./pages/signin.js"
+import { sameOrigin } from "./redirect.js"
+import { html, redirect } from "./response.js"
+
+/** GET /signin: the default page, or a redirect to `pages.signIn`. */
+export async function signInPageRoute(context: RequestContext): Promise<Response> {
+  const url = new URL(context.request.url)
+  const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
+  if (context.config.pages?.signIn) {
+    const target = new URL(context.config.pages.signIn, context.origin)
+    url.searchParams.forEach((value, key) => target.searchParams.set(key, value))
+    return redirect(target.href)
+  }
+  const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
+  const error = url.searchParams.get("error") ?? undefined
+  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme }), cookies)
+}
+
+function callbackUrlCookie(context: RequestContext, callbackUrl: string | undefined): string[] {
+  if (!callbackUrl) return []
+  return setCookieHeaders({ name: cookieNames(context.secure).callbackUrl, value: callbackUrl, options: cookieOptions(context.secure) })
+}
+
+function signInUrl(context: RequestContext, error: string): string {
+  const target = new URL(context.config.pages?.signIn ?? `${context.baseUrl}/signin`, context.origin)
+  target.searchParams.set("error", error)
+  return target.href
+}
+
+async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvider, callbackUrl: string | undefined): Promise<Response> {
+  const { url, cookies } = await startSignIn(provider, { redirectUri: provider.callbackUrl, secret: context.secret, secure: context.secure, fetch: context.config.fetch })
+  return redirect(url.href, [...cookies, ...callbackUrlCookie(context, callbackUrl)])
+}
+
+async function startEmail(context: RequestContext, provider: EmailConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
+  const email = normalizeEmail(provider, form.get("email"))
+  if (!email) return redirect(signInUrl(context, "Verification"))
+  const verdict = await context.config.callbacks?.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
+  if (verdict === false) return redirect(errorUrl(context, "AccessDenied"))
+  await sendSignInLink(context, provider, email, callbackUrl)
+  const target = new URL(context.config.pages?.verifyRequest ?? `${context.baseUrl}/verify-request`, context.origin)
+  target.searchParams.set("provider", provider.id)
+  return redirect(target.href, callbackUrlCookie(context, callbackUrl))
+}
+
+async function startCredentials(context: RequestContext, provider: CredentialsConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
+  const submitted: Record<string, unknown> = {}
+  for (const name of Object.keys(provider.credentials)) submitted[name] = form.get(name) ?? undefined
+  const user = await provider.authorize(submitted, context.request)
+  if (!user || user.id === undefined || user.id === null) return redirect(signInUrl(context, "CredentialsSignin"))
+  const outcome = { user: { ...user, id: String(user.id) }, account: { provider: provider.id, type: "credentials" as const, providerAccountId: String(user.id) }, provider }
+  const response = await completeSignIn({ ...context }, outcome)
+  for (const cookie of callbackUrlCookie(context, callbackUrl)) response.headers.append("set-cookie", cookie)
+  return response
+}
+
+/** POST /signin/:id, after the CSRF check. */
+export async function startProviderSignIn(context: RequestContext, provider: ResolvedProvider, form: URLSearchParams): Promise<Response> {
+  const callbackUrl = sameOrigin(form.get("callbackUrl"), context.origin)
+  if (provider.type === "oauth" || provider.type === "oidc") return startOAuth(context, provider, callbackUrl)
+  if (provider.type === "email") return startEmail(context, provider, form, callbackUrl)
+  if (provider.type === "credentials") return startCredentials(context, provider, form, callbackUrl)
+  return redirect(errorUrl(context, "Configuration"))
+}

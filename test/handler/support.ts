@@ -1,0 +1,34 @@
+// An app under test: createAuth's handler served in-process at APP, reached by a TestBrowser whose
+// other requests go to the real local provider servers.
+import { createAuth, type AuthConfig } from "../../src/handler/index.js"
+import { TestBrowser } from "../servers/browser.js"
+
+export const APP = "http://localhost:3000"
+export const SECRET = "latchkey-test-secret-0123456789abcdef"
+
+export function app(config: Partial<AuthConfig> & Pick<AuthConfig, "providers">) {
+  const auth = createAuth({ secret: SECRET, trustHost: true, env: {}, ...config })
+  const dispatch: typeof fetch = (input, init) => {
+    const url = String(input)
+    return url.startsWith(APP) ? auth.handler(new Request(url, init as RequestInit)) : fetch(input, init)
+  }
+  const browser = new TestBrowser(undefined, dispatch)
+  return { ...auth, browser, dispatch }
+}
+
+/** The CSRF token from GET /auth/csrf, with its cookie stored in the browser. */
+export async function csrf(browser: TestBrowser): Promise<string> {
+  const { response } = await browser.open(`${APP}/auth/csrf`)
+  return ((await response.json()) as { csrfToken: string }).csrfToken
+}
+
+/** Posts a form as the browser, following redirects. */
+export function postForm(browser: TestBrowser, path: string, fields: Record<string, string>) {
+  return browser.open(`${APP}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+}
+
+/** The session JSON the browser sees. */
+export async function session(browser: TestBrowser): Promise<Record<string, any> | null> {
+  const { response } = await browser.open(`${APP}/auth/session`)
+  return (await response.json()) as Record<string, any> | null
+}
