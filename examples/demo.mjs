@@ -1,29 +1,48 @@
-// npm run demo (for now): a session token's whole life, on the built package. It seals a session,
-// writes it as Set-Cookie headers, reads it back from a request the way a route handler would, and
-// shows that Auth.js v5 reads the same cookie. The sign-in demo replaces this when createAuth lands.
-import { decode as authjsDecode } from "@auth/core/jwt"
-import { encode, getToken, setCookieHeaders, SECURE_SESSION_COOKIE_NAME } from "latchkey/jwt"
+// npm run demo: a working sign-in with no accounts anywhere. An embedded OpenID Provider and an
+// example app run in this process; open the printed URL and click "Sign in with Demo".
+// `npm run demo -- --smoke` does the same sign-in headlessly, prints the session and exits.
+import { startDemo } from "./demo-app.mjs"
 
-const secret = process.env.AUTH_SECRET ?? "demo-secret-do-not-use-in-production-0123456789"
-const name = SECURE_SESSION_COOKIE_NAME
+const smoke = process.argv.includes("--smoke")
+const demo = await startDemo({ port: smoke ? 0 : 3000 })
 
-const token = await encode({ token: { sub: "demo-user", name: "Ada Lovelace", email: "ada@example.com" }, secret, salt: name })
-const setCookies = setCookieHeaders({ name, value: token, options: { maxAge: 60 * 60 } })
-console.log("1. Sealed a session and wrote it as a cookie:")
-for (const line of setCookies) console.log(`   Set-Cookie: ${line.slice(0, 72)}…`)
-
-const cookie = setCookies.map((line) => line.split(";")[0]).join("; ")
-const request = new Request("https://app.example.com/dashboard", { headers: { cookie } })
-const session = await getToken({ req: request, secret })
-console.log("\n2. A later request carries it; getToken({ req }) reads it back:")
-console.log(`   ${JSON.stringify(session)}`)
-
-const seenByAuthjs = await authjsDecode({ token, secret, salt: name })
-console.log("\n3. Auth.js v5 (@auth/core) decodes the very same cookie:")
-console.log(`   ${JSON.stringify({ sub: seenByAuthjs?.sub, name: seenByAuthjs?.name })}`)
-
-if (session?.sub !== "demo-user" || seenByAuthjs?.sub !== "demo-user") {
-  console.error("\nThe round trip did not give the session back.")
-  process.exit(1)
+if (!smoke) {
+  console.log(`\nlatchkey demo running.\n\n  App:      ${demo.url}\n  Provider: ${demo.issuer} (user "ada", password "demo", pre-filled)\n\nOpen ${demo.url} and click "Sign in with Demo". Ctrl+C to stop.\n`)
+} else {
+  const jar = new Map()
+  const send = async (url, init = {}) => {
+    const target = new URL(url)
+    const cookie = [...(jar.get(target.origin) ?? new Map())].map(([k, v]) => `${k}=${v}`).join("; ")
+    const response = await fetch(target, { ...init, redirect: "manual", headers: { ...init.headers, cookie } })
+    const cookies = jar.get(target.origin) ?? new Map()
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";")
+      const at = pair.indexOf("=")
+      if (/max-age=0/i.test(line)) cookies.delete(pair.slice(0, at))
+      else cookies.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    jar.set(target.origin, cookies)
+    return response
+  }
+  const follow = async (url, init) => {
+    let response = await send(url, init)
+    while (response.status >= 300 && response.status < 400) {
+      url = new URL(response.headers.get("location"), url).href
+      response = await send(url)
+    }
+    return { response, url }
+  }
+  const signInPage = await (await follow(`${demo.url}/auth/signin`)).response.text()
+  const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(signInPage)[1]
+  const form = { "content-type": "application/x-www-form-urlencoded" }
+  const atProvider = await follow(`${demo.url}/auth/signin/demo`, { method: "POST", headers: form, body: new URLSearchParams({ csrfToken, callbackUrl: "/" }) })
+  const action = /action="([^"]+)"/.exec(await atProvider.response.text())[1]
+  const back = await follow(new URL(action, atProvider.url).href, { method: "POST", headers: form, body: new URLSearchParams({ username: "ada", password: "demo" }) })
+  const session = await (await send(`${demo.url}/auth/session`)).json()
+  console.log(JSON.stringify({ landedOn: back.url, session }, null, 2))
+  await demo.close()
+  if (!session?.user?.email) {
+    console.error("smoke: no session after sign-in")
+    process.exit(1)
+  }
 }
-console.log("\nRound trip complete.")
