@@ -36,7 +36,20 @@ async function fetchDocument(provider: ResolvedOAuthProvider, options: HttpOptio
     ? await (options.fetch ?? fetch)(wellKnown, { headers: { accept: "application/json" }, signal: requestOptions(wellKnown, options).signal })
     : await oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oidc" })
   if (provider.quirks.tenantIssuer) return processTenantDocument(provider, response)
+  if (provider.quirks.instanceIssuer) return oauth.processDiscoveryResponse(await instanceIssuer(issuer, response), response)
   return oauth.processDiscoveryResponse(issuer, response)
+}
+
+/**
+ * A user-typed instance URL may differ from the server's issuer by a trailing slash either way
+ * (Gitea's and authentik's issuers end with one). The document's own issuer is accepted when it
+ * is the same origin and path but for trailing slashes; any other difference still fails.
+ */
+async function instanceIssuer(configured: URL, response: Response): Promise<URL> {
+  const document = (await response.clone().json().catch(() => undefined)) as { issuer?: unknown } | undefined
+  if (typeof document?.issuer !== "string") return configured
+  const trim = (value: string) => value.replace(/\/+$/, "")
+  return trim(document.issuer) === trim(configured.href) ? new URL(document.issuer) : configured
 }
 
 /**

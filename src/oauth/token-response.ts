@@ -4,7 +4,8 @@
  * - a form-encoded body (GitHub without an Accept header, older Facebook) is read as JSON;
  * - an error body sent with HTTP 200 (GitHub, some Entra ID answers) gets the 400 status §5.2
  *   prescribes, so it is reported as the token error it is;
- * - a `scope` sent as an array (Twitch) is joined into the space-separated string §3.3 defines.
+ * - a `scope` sent as an array (Twitch) is joined into the space-separated string §3.3 defines;
+ * - an `id_token` that is not a string (Tumblr sends `false`) is dropped, as no id_token at all.
  */
 
 const NO_STORE = { "cache-control": "no-store" }
@@ -25,10 +26,11 @@ async function conformBody(response: Response): Promise<Response> {
   const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
   if (typeof body !== "object" || body === null) return response
   if (typeof body.error === "string" && body.access_token === undefined) return Response.json(body, { status: 400, headers: NO_STORE })
-  if (Array.isArray(body.scope) && body.scope.every((scope) => typeof scope === "string")) {
-    return Response.json({ ...body, scope: body.scope.join(" ") }, { status: 200, headers: NO_STORE })
-  }
-  return response
+  const conformed = { ...body }
+  if (Array.isArray(body.scope) && body.scope.every((scope) => typeof scope === "string")) conformed.scope = body.scope.join(" ")
+  if ("id_token" in body && typeof body.id_token !== "string") delete conformed.id_token
+  if (conformed.scope === body.scope && "id_token" in conformed === "id_token" in body) return response
+  return Response.json(conformed, { status: 200, headers: NO_STORE })
 }
 
 /** The response, conformed to RFC 6749 §5 where a provider departs from it in a known way. */

@@ -5,6 +5,7 @@
  */
 import * as oauth from "oauth4webapi"
 import { InvalidOptionError, RefreshNotSupportedError, RevocationNotSupportedError } from "../errors.js"
+import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { TokenSet } from "../types.js"
 import { clientAuthFor, clientFor, resolvedProvider, type FlowProvider } from "./context.js"
 import { authorizationServer } from "./discovery.js"
@@ -18,6 +19,12 @@ import { translateError } from "./translate-error.js"
  * placeholder origin, which is never sent anywhere.
  */
 const NO_APP_URL = "https://app.invalid/"
+
+/** Providers that name the client id differently (TikTok's `client_key`) want it on every request. */
+function clientIdParameter(provider: ResolvedOAuthProvider): Record<string, string> {
+  const name = provider.quirks.clientIdParam
+  return name ? { [name]: provider.clientId } : {}
+}
 
 async function prepare(provider: FlowProvider, options: HttpOptions) {
   const resolved = resolvedProvider(provider, NO_APP_URL)
@@ -47,7 +54,10 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
   if (!resolved.capabilities.refresh) throw new RefreshNotSupportedError(resolved.id)
   try {
     const response = await normalizeTokenResponse(
-      await oauth.refreshTokenGrantRequest(server, client, clientAuthFor(resolved), refreshToken, requestOptions(server.token_endpoint, options))
+      await oauth.refreshTokenGrantRequest(server, client, clientAuthFor(resolved), refreshToken, {
+        ...requestOptions(server.token_endpoint, options),
+        additionalParameters: clientIdParameter(resolved),
+      })
     )
     const result = await oauth.processRefreshTokenResponse(server, client, response)
     if (result.id_token && resolved.type === "oidc") await verifyIdTokenSignature(resolved, server, result.id_token, options)
@@ -83,7 +93,7 @@ export async function revokeToken(
   const { provider: resolved, server, client } = await prepare(provider, options)
   if (resolved.capabilities.revocation === false || server.revocation_endpoint === undefined) throw new RevocationNotSupportedError(resolved.id)
   try {
-    const additionalParameters = options.tokenTypeHint ? { token_type_hint: options.tokenTypeHint } : undefined
+    const additionalParameters = { ...clientIdParameter(resolved), ...(options.tokenTypeHint ? { token_type_hint: options.tokenTypeHint } : {}) }
     const response = await oauth.revocationRequest(server, client, clientAuthFor(resolved), token, {
       ...requestOptions(server.revocation_endpoint, options),
       additionalParameters,

@@ -15,7 +15,7 @@ let demo: { url: string; close(): Promise<void> } | undefined
 
 beforeAll(async () => {
   if (!available) return
-  const { startDemo } = (await import("../../examples/demo-app.mjs")) as { startDemo: (options: { port: number }) => Promise<{ url: string; close(): Promise<void> }> }
+  const { startDemo } = await import("../../examples/demo-app.mjs")
   demo = await startDemo({ port: 0 })
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -12,6 +12,7 @@ const IDS = ["test-oidc", "other-oidc", "apple"]
 const redirect_uris = IDS.map(callbackFor)
 let server: OidcServer
 let subOnly: OidcServer
+let hmacServer: OidcServer
 
 beforeAll(async () => {
   const clients = [
@@ -20,10 +21,14 @@ beforeAll(async () => {
   ] as const
   server = await startOidcServer({ clients: [...clients] as never })
   subOnly = await startOidcServer({ clients: [...clients] as never, claimsInIdToken: false })
+  hmacServer = await startOidcServer({
+    clients: [{ ...clients[0], id_token_signed_response_alg: "HS256" }] as never,
+    configuration: { enabledJWA: { idTokenSigningAlgValues: ["RS256", "HS256"] } },
+  })
 })
 
 afterAll(async () => {
-  await Promise.all([server.close(), subOnly.close()])
+  await Promise.all([server.close(), subOnly.close(), hmacServer.close()])
 })
 
 function oidc(overrides: Partial<OIDCConfig> = {}, issuer = () => server.issuer): OIDCConfig {
@@ -144,6 +149,21 @@ describe("OIDC sign-in against oidc-provider", () => {
     const { authorizationUrl, result } = await signIn(oidc({ checks: ["pkce"] }), "test-oidc", { fetch: noS256 })
     expect(authorizationUrl.searchParams.has("code_challenge")).toBe(false)
     expect(authorizationUrl.searchParams.has("nonce")).toBe(true)
+    expect(result.user.id).toBe(DEFAULT_ACCOUNT.sub)
+  })
+
+  it("verifies an HS256 id_token with the client secret when the provider declares HS256 (LINE-style)", async () => {
+    const provider = oidc({ client: { id_token_signed_response_alg: "HS256" } }, () => hmacServer.issuer)
+    const { result } = await signIn(provider, "test-oidc")
+    expect(result.user.id).toBe(DEFAULT_ACCOUNT.sub)
+    // A token MACed with HS256 is refused when the record declares another algorithm.
+    const { callback } = await reachCallback(provider, "test-oidc")
+    const declaresHs384 = oidc({ client: { id_token_signed_response_alg: "HS384" } }, () => hmacServer.issuer)
+    expect(await rejection(finishSignIn(declaresHs384, callback, { redirectUri: callbackFor("test-oidc"), secret: SECRET }))).toMatchObject({ code: "ERR_OAUTH_PROTOCOL" })
+  })
+
+  it("accepts an instance issuer typed with a trailing slash", async () => {
+    const { result } = await signIn(oidc({ quirks: { instanceIssuer: true } }, () => `${server.issuer}/`), "test-oidc")
     expect(result.user.id).toBe(DEFAULT_ACCOUNT.sub)
   })
 
