@@ -52,7 +52,7 @@ export async function startSignIn(provider: FlowProvider, options: StartSignInOp
       if (value !== undefined && !FLOW_PARAMETERS.includes(key)) url.searchParams.set(key, value)
     }
   }
-  url.searchParams.set("response_type", "code")
+  url.searchParams.set("response_type", resolved.quirks.responseType ?? "code")
   url.searchParams.set("client_id", resolved.clientId)
   if (resolved.quirks.clientIdParam) url.searchParams.set(resolved.quirks.clientIdParam, resolved.clientId)
   url.searchParams.set("redirect_uri", redirectUri)

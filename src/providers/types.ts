@@ -138,6 +138,8 @@ export interface ProviderQuirks {
   scopeGatedEmail?: string
   /** The authorization request names the client id with this parameter too (TikTok: `client_key`). */
   clientIdParam?: string
+  /** A `response_type` other than `code` that still answers with a code (Azure DevOps: `Assertion`). */
+  responseType?: string
 }
 
 /** Facts about a provider that the flow and the docs rely on. */

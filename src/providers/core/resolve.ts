@@ -124,6 +124,8 @@ function fillBaseUrl(config: OAuthConfig, env: EnvRecord): OAuthConfig {
   const baseUrl = (config.baseUrl ?? readEnv(envName(config.id, "ISSUER"), env))?.replace(/\/+$/, "")
   if (!baseUrl) throw new InvalidProviderError(config.id, "baseUrl", `no instance URL: pass baseUrl, or set ${envName(config.id, "ISSUER")}.`)
   const filled: OAuthConfig = { ...config, baseUrl }
+  const revocation = config.capabilities?.revocation
+  if (typeof revocation === "string") filled.capabilities = { ...config.capabilities!, revocation: revocation.replace(BASE_URL, baseUrl) }
   for (const endpoint of ENDPOINTS) {
     const value = config[endpoint]
     if (typeof value === "string") Object.assign(filled, { [endpoint]: value.replace(BASE_URL, baseUrl) })

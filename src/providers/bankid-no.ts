@@ -1,0 +1,87 @@
+import type { OIDCConfig, OIDCUserConfig } from "./types.js"
+import { oidcProvider } from "./core/define.js"
+import { decodeBase64url } from "../jwt/base64url.js"
+
+/** The userinfo claims of the BankID OIDC Provider for the `openid profile` scopes (more with `email`, `phone`, `address`, `nnin_altsub`). */
+export interface BankIDNorwayProfile {
+  /** The same as in the id_token. */
+  sub: string
+  name: string
+  given_name: string
+  family_name: string
+  /** `YYYY-MM-DD`. */
+  birthdate: string
+  preferred_username?: string
+  /** Only with the `email` scope and the user's consent. */
+  email?: string
+  email_verified?: boolean
+  phone_number?: string
+  phone_number_verified?: boolean
+  address?: { formatted: string; street_address: string; postal_code: string; locality: string; country: string; [field: string]: unknown }
+  /** The BankID certificate's personal identifier (PID), with the `nnin_altsub` scope. */
+  bankid_altsub?: string
+  /** The Norwegian national identity number, with the `nnin` scope for eligible merchants. */
+  nnin?: string
+  iss?: string
+  aud?: string | string[]
+  updated_at?: number
+  [claim: string]: unknown
+}
+
+/** BankID options: everything in {@link OIDCUserConfig}, plus the environment. */
+export interface BankIDNorwayUserConfig extends OIDCUserConfig<BankIDNorwayProfile> {
+  /** `"production"` or `"test"` (BankID's "current" pre-production environment). Default `"production"`. Ignored when `issuer` is set. */
+  environment?: "production" | "test"
+}
+
+/**
+ * Sign in with BankID Norway (the BankID OIDC Provider, OpenID Connect).
+ *
+ * Setup: get a BankID OIDC client through a BankID reseller, with the redirect URI
+ * `<base>/callback/bankid-no`; set `AUTH_BANKID_NO_ID` and `AUTH_BANKID_NO_SECRET`. Pass
+ * `environment: "test"` with credentials for the "current" test environment. Through a broker
+ * such as Criipto or Signicat instead, pass its `issuer` and `userinfo: { url }`.
+ *
+ * Quirks, handled for you: the profile comes from the userinfo endpoint, whose `sub` is checked
+ * against the id_token's. That endpoint is documented to answer with a signed JWT issued by
+ * itself rather than the OIDC issuer, so its payload is read directly (a JSON answer works too);
+ * its signature is not checked, as it comes straight from BankID over TLS. BankID has no profile pictures, so `image` is `null`,
+ * and `email` needs the `email` scope and the user's consent.
+ *
+ * Exported from `latchkey/providers/bankid-no` and `latchkey/providers`.
+ * Docs: https://developer.bankid.no/bankid-oidc-provider/
+ *
+ * @example
+ * ```ts
+ * import BankIDNorway from "latchkey/providers/bankid-no"
+ * const provider = BankIDNorway({ environment: "test", authorization: { params: { scope: "openid profile email" } } })
+ * ```
+ */
+export default function BankIDNorway(options: BankIDNorwayUserConfig = {}): OIDCConfig<BankIDNorwayProfile> {
+  const { environment, ...userOptions } = options
+  const env = environment === "test" ? "current." : ""
+  return oidcProvider(
+    {
+      id: "bankid-no",
+      name: "BankID",
+      type: "oidc",
+      issuer: `https://auth.${env}bankid.no/auth/realms/${env ? "current" : "prod"}`,
+      idToken: false,
+      authorization: { params: { scope: "openid profile" } },
+      userinfo: {
+        url: `https://userinfo.${env}bankid.no/userinfo`,
+        async request({ provider, tokens, fetch }) {
+          const response = await fetch(provider.userinfo.url!, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+          if (!response.ok) throw new Error(`BankID userinfo failed with HTTP ${response.status}.`)
+          const body = (await response.text()).trim()
+          return JSON.parse(body.startsWith("{") ? body : new TextDecoder().decode(decodeBase64url(body.split(".")[1]!)))
+        },
+      },
+      capabilities: { refresh: false, revocation: false },
+      docs: "https://developer.bankid.no/bankid-oidc-provider/",
+      style: { brandColor: "#39134C" },
+      profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }),
+    },
+    userOptions
+  )
+}
