@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsername } from "./core/defaults.js"
 
 /** The claims authentik puts in id_tokens for the `openid profile email` scopes. */
 export interface AuthentikProfile {
@@ -49,12 +50,7 @@ export default function Authentik(options?: OIDCUserConfig<AuthentikProfile>): O
       capabilities: { refresh: true, revocation: true },
       docs: "https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/",
       style: { brandColor: "#FD4B2D" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrUsername,
     },
     options
   )

@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsername } from "./core/defaults.js"
 
 /** The claims of Duende IdentityServer's userinfo endpoint for the `openid profile email` scopes. */
 export interface DuendeIdentityServer6Profile {
@@ -51,12 +52,7 @@ export default function DuendeIdentityServer6(options?: OIDCUserConfig<DuendeIde
       capabilities: { refresh: true, revocation: true },
       docs: "https://docs.duendesoftware.com/identityserver/v6/",
       style: { brandColor: "#1C3A63" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrUsername,
     },
     options
   )

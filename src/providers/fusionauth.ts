@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsername } from "./core/defaults.js"
 
 /** The claims of FusionAuth's userinfo endpoint for the `openid profile email` scopes. */
 export interface FusionAuthProfile {
@@ -57,12 +58,7 @@ export default function FusionAuth(options?: OIDCUserConfig<FusionAuthProfile>):
       capabilities: { refresh: true, revocation: false },
       docs: "https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/",
       style: { brandColor: "#F58320" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrUsername,
     },
     options
   )

@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsername } from "./core/defaults.js"
 
 /** The claims of IdentityServer4's userinfo endpoint for the `openid profile email` scopes. */
 export interface IdentityServer4Profile {
@@ -51,12 +52,7 @@ export default function IdentityServer4(options?: OIDCUserConfig<IdentityServer4
       capabilities: { refresh: true, revocation: true },
       docs: "https://identityserver4.readthedocs.io/en/latest/endpoints/userinfo.html",
       style: { brandColor: "#4A8FCB" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrUsername,
     },
     options
   )

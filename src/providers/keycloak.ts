@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsername } from "./core/defaults.js"
 
 /** The claims Keycloak puts in id_tokens for the `openid profile email` scopes. */
 export interface KeycloakProfile {
@@ -42,12 +43,7 @@ export default function Keycloak(options?: OIDCUserConfig<KeycloakProfile>): OID
       capabilities: { refresh: true, revocation: true },
       docs: "https://www.keycloak.org/securing-apps/oidc-layers",
       style: { brandColor: "#4D4D4D" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrUsername,
     },
     options
   )

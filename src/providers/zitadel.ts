@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsername } from "./core/defaults.js"
 
 /** The claims of ZITADEL's userinfo endpoint for the `openid profile email` scopes. */
 export interface ZitadelProfile {
@@ -54,12 +55,7 @@ export default function Zitadel(options?: OIDCUserConfig<ZitadelProfile>): OIDCC
       capabilities: { refresh: true, revocation: true },
       docs: "https://zitadel.com/docs/guides/integrate/login/oidc/login-users",
       style: { brandColor: "#FF8700" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrUsername,
     },
     options
   )

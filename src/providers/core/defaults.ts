@@ -31,3 +31,21 @@ export function defaultAccount(tokens: TokenSet): Partial<Account> {
   }
   return kept as Partial<Account>
 }
+
+/** The OpenID Connect claims these mappings read. */
+interface StandardClaims {
+  sub: string
+  name?: string | null
+  preferred_username?: string | null
+  email?: string | null
+  picture?: string | null
+}
+
+/**
+ * The standard claims, naming the user by `preferred_username` when there is no `name`: what
+ * identity servers that let admins leave the display name empty (Keycloak, Okta, ZITADEL,
+ * IdentityServer, …) need.
+ */
+export function standardClaimsOrUsername(profile: StandardClaims): User {
+  return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+}
