@@ -5,7 +5,9 @@
  * - an error body sent with HTTP 200 (GitHub, some Entra ID answers) gets the 400 status §5.2
  *   prescribes, so it is reported as the token error it is;
  * - a `scope` sent as an array (Twitch) is joined into the space-separated string §3.3 defines;
- * - an `id_token` that is not a string (Tumblr sends `false`) is dropped, as no id_token at all.
+ * - an `id_token` that is not a string (Tumblr sends `false`) is dropped, as no id_token at all;
+ * - an access token without `token_type` (Meta's Threads and Instagram APIs omit it) is a Bearer
+ *   token, the only type those APIs issue.
  */
 
 const NO_STORE = { "cache-control": "no-store" }
@@ -29,7 +31,9 @@ async function conformBody(response: Response): Promise<Response> {
   const conformed = { ...body }
   if (Array.isArray(body.scope) && body.scope.every((scope) => typeof scope === "string")) conformed.scope = body.scope.join(" ")
   if ("id_token" in body && typeof body.id_token !== "string") delete conformed.id_token
-  if (conformed.scope === body.scope && "id_token" in conformed === "id_token" in body) return response
+  if (typeof body.access_token === "string" && body.token_type === undefined) conformed.token_type = "bearer"
+  const unchanged = conformed.scope === body.scope && "id_token" in conformed === "id_token" in body && conformed.token_type === body.token_type
+  if (unchanged) return response
   return Response.json(conformed, { status: 200, headers: NO_STORE })
 }
 

@@ -22,7 +22,7 @@ export interface ThreadsProfile {
  * Meta app's).
  *
  * Quirks, handled for you: the code exchange answers `{ access_token, user_id }` without a
- * `token_type`, so it is a custom request that names the token a bearer token; the profile needs
+ * `token_type`, which the core reads as a Bearer token; the profile needs
  * its fields named. Threads shares no email address, so `email` is always `null`. Tokens are
  * extended and renewed by Meta's own `th_exchange_token` / `th_refresh_token` calls, not an OAuth
  * refresh grant, so refresh is flagged off.
@@ -43,20 +43,8 @@ export default function Threads(options?: OAuthUserConfig<ThreadsProfile>): OAut
       name: "Threads",
       type: "oauth",
       authorization: { url: "https://threads.com/oauth/authorize", params: { scope: "threads_basic" } },
-      token: {
-        url: "https://graph.threads.net/oauth/access_token",
-        async request({ params, provider, redirectUri, fetch }) {
-          const body = new URLSearchParams({
-            client_id: provider.clientId,
-            client_secret: provider.clientSecret ?? "",
-            grant_type: "authorization_code",
-            redirect_uri: redirectUri,
-            code: params.get("code") ?? "",
-          })
-          const json = await (await fetch(provider.token.url!, { method: "POST", body })).json()
-          return { tokens: { token_type: "bearer", ...json } }
-        },
-      },
+      token: "https://graph.threads.net/oauth/access_token",
+      client: { token_endpoint_auth_method: "client_secret_post" },
       userinfo: { url: "https://graph.threads.net/v1.0/me", params: { fields: "id,username,name,threads_profile_picture_url" } },
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },

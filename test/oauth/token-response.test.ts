@@ -20,6 +20,11 @@ describe("normalizeTokenResponse", () => {
     expect(await response.json()).toEqual({ access_token: "a", token_type: "bearer", scope: "user:read:email openid" })
   })
 
+  it("treats an access token without token_type as a Bearer token", async () => {
+    const response = await normalizeTokenResponse(json({ access_token: "a", user_id: 1 }))
+    expect(await response.json()).toEqual({ access_token: "a", user_id: 1, token_type: "bearer" })
+  })
+
   it("leaves a conforming response untouched", async () => {
     const original = json({ access_token: "a", token_type: "bearer", scope: "x" })
     expect(await normalizeTokenResponse(original)).toBe(original)
