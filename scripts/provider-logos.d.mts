@@ -1,2 +1,2 @@
 export const SIMPLE_ICONS: Record<string, string>
-export function renderLogos(icons: Record<string, { path: string } | unknown>): string
+export function renderLogo(id: string, icons: Record<string, unknown>): string

@@ -6,7 +6,7 @@
 import { OAuthAccountNotLinkedError } from "../errors.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
-import type { RequestContext } from "./config.js"
+import { fireEvent, type RequestContext } from "./config.js"
 import { cookieNames, cookieOptions, requestCookies, setCookieHeaders } from "./cookies.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
@@ -35,8 +35,8 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   if (!adapter) return { user: outcome.user, isNewUser: undefined }
   const current = await readClaims(context)
   const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: current?.sub ?? null })
-  if (linked.isNewUser) await context.config.events?.createUser?.({ user: linked.user })
-  if (linked.isNewAccount) await context.config.events?.linkAccount?.({ user: linked.user, account: linked.account })
+  if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
+  if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
   return { user: linked.user as User, isNewUser: linked.isNewUser }
 }
 
@@ -56,7 +56,7 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   const token = { token: defaultClaims(linked.user), user: linked.user, account: outcome.account, profile: outcome.profile, isNewUser: linked.isNewUser }
   const claims = await applyJwtCallback(context, { ...token, trigger: "signIn" })
   if (!claims) return redirect(errorUrl(context, "AccessDenied"), extra)
-  await context.config.events?.signIn?.({ user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
+  await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
   const names = cookieNames(context.secure)
   const destination = await safeRedirect(context, requestCookies(context.request)[names.callbackUrl])
   const clearCallback = setCookieHeaders({ name: names.callbackUrl, value: null, options: cookieOptions(context.secure) })

@@ -32,7 +32,7 @@ export interface AuthCallbacks {
   session?: (params: { session: Session; token: JWT }) => Awaitable<Session>
 }
 
-/** Notifications, for auditing; their return values are ignored and their errors logged. */
+/** Notifications, for auditing; their return values are ignored, and an error one throws is logged without failing the request. */
 export interface AuthEvents {
   signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
   signOut?: (message: { token: JWT | null }) => Awaitable<void>
@@ -155,4 +155,15 @@ export function publicOrigin(settled: SettledConfig, request: Request): string |
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host
   const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "")
   return `${proto === "https" ? "https" : "http"}://${host}`
+}
+
+/** Fires an event; a throwing handler is logged, and the request goes on. */
+export async function fireEvent<K extends keyof AuthEvents>(context: { config: AuthConfig }, name: K, message: Parameters<NonNullable<AuthEvents[K]>>[0]): Promise<void> {
+  const handler = context.config.events?.[name] as ((message: unknown) => Awaitable<void>) | undefined
+  if (!handler) return
+  try {
+    await handler(message)
+  } catch (error) {
+    context.config.logger?.error?.(error as Error)
+  }
 }

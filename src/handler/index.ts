@@ -12,7 +12,7 @@ import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { Session } from "../types.js"
 import { callbackRoute } from "./callback.js"
-import { publicOrigin, settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
+import { fireEvent, publicOrigin, settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
 import { errorUrl } from "./complete-sign-in.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
@@ -38,7 +38,9 @@ async function formOf(request: Request): Promise<URLSearchParams> {
   const type = request.headers.get("content-type") ?? ""
   if (type.includes("application/json")) {
     const body = (await request.json().catch(() => ({}))) as Record<string, unknown>
-    return new URLSearchParams(Object.entries(body).filter(([, value]) => typeof value === "string") as [string, string][])
+    // Strings as sent; an object (such as `data` for a session update) as its JSON.
+    const fields = Object.entries(body).filter(([, value]) => value !== undefined && value !== null)
+    return new URLSearchParams(fields.map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]))
   }
   return new URLSearchParams(await request.text())
 }
@@ -60,7 +62,7 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
 
 async function signOut(context: RequestContext, form: URLSearchParams): Promise<Response> {
   const claims = await readClaims(context)
-  await context.config.events?.signOut?.({ token: claims })
+  await fireEvent(context, "signOut", { token: claims })
   const destination = await safeRedirect(context, form.get("callbackUrl"))
   return redirect(destination, clearSessionCookies(context))
 }
@@ -115,7 +117,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
  *
  * Exported from `latchkey`.
  *
- * @throws {@link MissingSecretError} with no secret; {@link InvalidOptionError} for a malformed
+ * @throws {@link index!MissingSecretError} with no secret; {@link index!InvalidOptionError} for a malformed
  * config. Provider configuration errors surface on the first request as the `Configuration`
  * error page, and in full to the logger.
  *

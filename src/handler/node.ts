@@ -21,7 +21,10 @@ function requestBody(req: NodeRequest): BodyInit | undefined {
   // A body parser that ran first has consumed the stream; rebuild the form from what it parsed.
   if (req.readableEnded || req.body !== undefined) {
     if (typeof req.body === "string" || req.body instanceof Uint8Array) return req.body as BodyInit
-    if (typeof req.body === "object" && req.body !== null) return new URLSearchParams(req.body as Record<string, string>)
+    if (typeof req.body === "object" && req.body !== null) {
+      const json = (req.headers["content-type"] ?? "").includes("application/json")
+      return json ? JSON.stringify(req.body) : new URLSearchParams(req.body as Record<string, string>)
+    }
     return undefined
   }
   return Readable.toWeb(req) as ReadableStream<Uint8Array>

@@ -9,6 +9,7 @@ import { cookieNames, cookieOptions, setCookieHeaders } from "./cookies.js"
 import { csrfToken } from "./csrf.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
+import { logoPath } from "./pages/logos.js"
 import { signInPage } from "./pages/signin.js"
 import { sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
@@ -24,7 +25,8 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   }
   const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
   const error = url.searchParams.get("error") ?? undefined
-  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme }), cookies)
+  const logos = Object.fromEntries(await Promise.all(context.providers.map(async ({ id }) => [id, await logoPath(id)] as const)))
+  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos }), cookies)
 }
 
 function callbackUrlCookie(context: RequestContext, callbackUrl: string | undefined): string[] {

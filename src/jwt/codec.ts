@@ -11,7 +11,7 @@ import { parseCompactJwe } from "./compact.js"
 import { KeyCache, type DerivedKey, type KeyScheme } from "./keys.js"
 import { checkSalt, secretList, type SecretInput } from "./secrets.js"
 
-/** What {@link Codec.encode} takes. */
+/** What `encode` takes. */
 export interface JWTEncodeParams<Payload = JWT> {
   /** The claims to seal. `iat`, `exp` and `jti` are always set by `encode`. Default `{}`. */
   token?: Payload
@@ -23,7 +23,7 @@ export interface JWTEncodeParams<Payload = JWT> {
   maxAge?: number
 }
 
-/** What {@link Codec.decode} takes. */
+/** What `decode` takes. */
 export interface JWTDecodeParams {
   /** The compact JWE. A missing or empty token decodes to `null`. */
   token?: string | null

@@ -80,7 +80,7 @@ function checkSegment(segment: string, name: string): void {
   if (!isCanonicalBase64url(segment)) throw malformed(`The ${name} is not canonical base64url.`)
 }
 
-/** Splits and checks a compact JWE. Throws {@link InvalidTokenError} for anything off. */
+/** Splits and checks a compact JWE. Throws {@link index!InvalidTokenError} for anything off. */
 export function parseCompactJwe(token: string): ParsedJwe {
   if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError("too_large", `The token is longer than ${MAX_TOKEN_LENGTH} characters.`)
   const parts = token.split(".")

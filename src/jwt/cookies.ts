@@ -60,7 +60,7 @@ function chunkIndex(cookieName: string, name: string): number | undefined {
 
 /**
  * The token stored under `name`, joined from its chunks when chunked. `undefined` when there is
- * none. Throws {@link InvalidTokenError} (`invalid_chunks`) for a gap or too many chunks.
+ * none. Throws {@link index!InvalidTokenError} (`invalid_chunks`) for a gap or too many chunks.
  */
 export function readChunkedCookie(cookies: Record<string, string | undefined>, name: string): string | undefined {
   const whole = cookies[name]

@@ -10,10 +10,10 @@ import { codec } from "./runtime.js"
  *
  * Exported from `latchkey/jwt`.
  *
- * @throws {@link TokenExpiredError} when `exp` has passed; {@link NoMatchingSecretError} when no
+ * @throws {@link index!TokenExpiredError} when `exp` has passed; {@link index!NoMatchingSecretError} when no
  * secret fits (a wrong secret, or a wrong salt, which defaults to the cookie name);
- * {@link InvalidTokenError} for malformed input, a failed integrity check, or a wrong
- * `alg`/`enc`/`zip`/`crit`; {@link MissingSecretError} with no secret.
+ * {@link index!InvalidTokenError} for malformed input, a failed integrity check, or a wrong
+ * `alg`/`enc`/`zip`/`crit`; {@link index!MissingSecretError} with no secret.
  *
  * @example
  * ```ts

@@ -10,7 +10,7 @@ import { codec } from "./runtime.js"
  *
  * Exported from `latchkey/jwt`.
  *
- * @throws {@link MissingSecretError} with no secret; {@link InvalidOptionError} for a salt that is
+ * @throws {@link index!MissingSecretError} with no secret; {@link index!InvalidOptionError} for a salt that is
  * not a string, a `maxAge` that is not a positive whole number, or claims that are not a plain
  * JSON-serializable object.
  *

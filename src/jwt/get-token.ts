@@ -126,8 +126,8 @@ export async function readSessionToken<Payload>(
  *
  * Exported from `latchkey/jwt`.
  *
- * @throws {@link MissingSecretError} when no secret is given or set in the environment (unless
- * `raw`); {@link InvalidOptionError} when `req` is not a request shape.
+ * @throws {@link index!MissingSecretError} when no secret is given or set in the environment (unless
+ * `raw`); {@link index!InvalidOptionError} when `req` is not a request shape.
  *
  * @example
  * ```ts

@@ -24,5 +24,6 @@ export {
   NEXT_AUTH_V4_SECURE_SESSION_COOKIE_NAME,
 } from "./next-auth-v4.js"
 export { MAX_TOKEN_LENGTH } from "./compact.js"
+export { cryptoBackend } from "./runtime.js"
 export { CLOCK_TOLERANCE, DEFAULT_MAX_AGE } from "./claims.js"
 export type { JWT, DefaultJWT } from "../types.js"

@@ -8,7 +8,7 @@ import { secretsFromEnv } from "../env.js"
 /** One secret, or several for rotation, newest first. */
 export type SecretInput = string | readonly string[]
 
-/** The secrets as a non-empty list. Throws {@link MissingSecretError} when there are none. */
+/** The secrets as a non-empty list. Throws {@link index!MissingSecretError} when there are none. */
 export function secretList(secret: SecretInput | undefined): [string, ...string[]] {
   if (secret === undefined || secret === "" || (Array.isArray(secret) && secret.length === 0)) {
     throw new MissingSecretError("A secret is required: pass `secret`, or set AUTH_SECRET.")

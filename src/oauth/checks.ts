@@ -68,7 +68,7 @@ export async function sealChecks(provider: ResolvedOAuthProvider, values: CheckV
   return cookies
 }
 
-/** Reads and verifies every check cookie; throws {@link InvalidCheckError} for any that fails. */
+/** Reads and verifies every check cookie; throws {@link index!InvalidCheckError} for any that fails. */
 export async function readChecks(
   provider: ResolvedOAuthProvider,
   checks: CheckName[],

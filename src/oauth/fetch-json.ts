@@ -3,7 +3,7 @@
  * userinfo GET, and whatever a provider's custom `userinfo.request` asks for through the
  * `fetchJson` it is handed. The access token goes in as a Bearer credential (unless the caller
  * sets `authorization`); a non-2xx answer or a body that is not JSON is an
- * {@link OAuthProfileError} with the status, never a silent `undefined` profile.
+ * {@link index!OAuthProfileError} with the status, never a silent `undefined` profile.
  */
 import { OAuthProfileError } from "../errors.js"
 

@@ -92,10 +92,10 @@ function tokenSet(result: oauth.TokenEndpointResponse): TokenSet {
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link OAuthCallbackError} for a provider error response; {@link InvalidCheckError} for
- * a missing, invalid, foreign or mismatched check; {@link OAuthTokenError} when the token endpoint
- * refuses (a replayed code, a wrong secret); {@link OAuthProtocolError} for a failed protocol
- * check (issuer mix-up, id_token signature or claims); {@link OAuthProfileError} when the profile
+ * @throws {@link index!OAuthCallbackError} for a provider error response; {@link index!InvalidCheckError} for
+ * a missing, invalid, foreign or mismatched check; {@link index!OAuthTokenError} when the token endpoint
+ * refuses (a replayed code, a wrong secret); {@link index!OAuthProtocolError} for a failed protocol
+ * check (issuer mix-up, id_token signature or claims); {@link index!OAuthProfileError} when the profile
  * cannot be read or mapped.
  *
  * @example

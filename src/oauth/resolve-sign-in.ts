@@ -34,7 +34,7 @@ export interface ResolveSignInResult {
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link OAuthAccountNotLinkedError} in the two refused cases.
+ * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases.
  *
  * @example
  * ```ts

@@ -27,8 +27,8 @@ const FLOW_PARAMETERS = ["client_id", "redirect_uri", "response_type", "code_cha
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link InvalidProviderError} or {@link InvalidOptionError} for a configuration that
- * cannot work; {@link OAuthProtocolError} when discovery fails.
+ * @throws {@link index!InvalidProviderError} or {@link index!InvalidOptionError} for a configuration that
+ * cannot work; {@link index!OAuthProtocolError} when discovery fails.
  *
  * @example
  * ```ts

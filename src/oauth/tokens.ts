@@ -37,8 +37,8 @@ async function prepare(provider: FlowProvider, options: HttpOptions) {
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link RefreshNotSupportedError} for providers that cannot refresh;
- * {@link OAuthTokenError} when the provider refuses (an expired or revoked refresh token).
+ * @throws {@link index!RefreshNotSupportedError} for providers that cannot refresh;
+ * {@link index!OAuthTokenError} when the provider refuses (an expired or revoked refresh token).
  *
  * @example
  * ```ts
@@ -75,8 +75,8 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link RevocationNotSupportedError} for providers without a revocation endpoint;
- * {@link OAuthTokenError} when the provider refuses.
+ * @throws {@link index!RevocationNotSupportedError} for providers without a revocation endpoint;
+ * {@link index!OAuthTokenError} when the provider refuses.
  *
  * @example
  * ```ts

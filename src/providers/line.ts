@@ -34,10 +34,9 @@ export interface LineProfile {
  * wants the channel secret in the token request body. LINE's revocation endpoint takes an
  * `access_token` parameter rather than RFC 7009's `token`, so revocation is flagged off.
  *
- * Limitation: LINE signs the id_tokens of web logins with HS256 keyed by the channel secret (only
- * LIFF and its SDKs get ES256 tokens verifiable against its JWKS). latchkey accepts asymmetric
- * id_token signatures only, so web sign-in fails signature verification until the core verifies
- * HS256 id_tokens with the client secret for providers that declare it.
+ * Quirk, handled for you: LINE signs the id_tokens of web logins with HS256, keyed by the channel
+ * secret (only LIFF and the SDKs get ES256 tokens); the record declares it, so latchkey verifies
+ * those id_tokens with the client secret.
  *
  * The profile is mapped by the standard claims (`sub`, `name`, `email`, `picture`).
  *
@@ -59,7 +58,7 @@ export default function Line(options?: OIDCUserConfig<LineProfile>): OIDCConfig<
       issuer: "https://access.line.me",
       authorization: { params: { scope: "openid profile email" } },
       checks: ["pkce", "state"],
-      client: { token_endpoint_auth_method: "client_secret_post" },
+      client: { token_endpoint_auth_method: "client_secret_post", id_token_signed_response_alg: "HS256" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.line.biz/en/docs/line-login/integrate-line-login/",
       style: { brandColor: "#06C755" },

@@ -1,7 +1,8 @@
 /**
  * WebAuthn and passkey provider configs: sign-in with a platform authenticator or security key.
- * These are configurations with documented defaults; the ceremony (options, verification,
- * authenticator storage) runs in the handler.
+ * These are configurations with documented defaults. `createAuth` does not run the WebAuthn
+ * ceremony yet (registration and authentication options, verification, authenticator storage):
+ * a POST to `/signin/webauthn` answers the `Configuration` error until it does.
  *
  * @module
  */

@@ -58,6 +58,20 @@ describe("toWebHandler", () => {
     expect(await signInOver(base)).toMatchObject({ user: { name: "Ada" } })
   })
 
+  it("works after express.json() has consumed a JSON body (session update)", async () => {
+    const application = express()
+    application.use(express.json())
+    const { handler } = auth()
+    application.use("/auth", toWebHandler(handler))
+    const base = await listen(createServer(application))
+    const csrfResponse = await fetch(`${base}/auth/csrf`)
+    const cookie = csrfResponse.headers.getSetCookie()[0]!.split(";")[0]!
+    const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
+    const update = await fetch(`${base}/auth/session`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ csrfToken }) })
+    expect(update.status).toBe(200)
+    expect(await update.json()).toBeNull()
+  })
+
   it("works after an Express body parser has consumed the form", async () => {
     const application = express()
     application.use(express.urlencoded({ extended: false }))

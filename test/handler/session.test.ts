@@ -75,6 +75,31 @@ describe("sessions", () => {
     expect(await session(browser)).toBeNull()
   })
 
+  it("a throwing event handler is logged and does not stop sign-out", async () => {
+    const logged: Error[] = []
+    const { browser } = await signedIn({
+      providers: [credentials()],
+      events: { signOut: () => { throw new Error("audit sink down") } },
+      logger: { error: (error) => void logged.push(error) },
+    })
+    await postForm(browser, "/auth/signout", { csrfToken: await csrf(browser) })
+    expect(await session(browser)).toBeNull()
+    expect(logged.map((error) => error.message)).toEqual(["audit sink down"])
+  })
+
+  it("POST /session accepts data as an object as well as a JSON string", async () => {
+    const { browser } = await signedIn({
+      providers: [credentials()],
+      callbacks: { jwt: ({ token, trigger, session: update }) => (trigger === "update" ? { ...token, name: (update as { name: string }).name } : token) },
+    })
+    const { response } = await browser.open(`${APP}/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ csrfToken: await csrf(browser), data: { name: "Grace" } }),
+    })
+    expect(await response.json()).toMatchObject({ user: { name: "Grace" } })
+  })
+
   it("GET /signout shows a confirmation form instead of signing out", async () => {
     const { browser } = await signedIn()
     const { response } = await browser.open(`${APP}/auth/signout`)

@@ -92,7 +92,11 @@ function oidcRoutes(provider: ResolvedOAuthProvider, fixture: ProviderFixture, n
     // The documented example's protocol claims belong to its own token; this issuer mints its own.
     const { iss: _iss, aud: _aud, exp: _exp, iat: _iat, nbf: _nbf, nonce: _nonce, at_hash: _atHash, c_hash: _cHash, ...profileClaims } = fixture.profile
     const claims = { ...profileClaims, iss: tokenIssuer, aud: provider.clientId, ...(nonce() ? { nonce: nonce() } : {}) }
-    const idToken = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "contract-key" }).setIssuedAt().setExpirationTime("5m").sign(signingKey)
+    // A provider that declares an HMAC algorithm (LINE) gets id_tokens MACed with its client secret.
+    const hmac = provider.client.id_token_signed_response_alg
+    const idToken = typeof hmac === "string" && hmac.startsWith("HS")
+      ? await new SignJWT(claims).setProtectedHeader({ alg: hmac }).setIssuedAt().setExpirationTime("5m").sign(new TextEncoder().encode(provider.clientSecret))
+      : await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "contract-key" }).setIssuedAt().setExpirationTime("5m").sign(signingKey)
     return { access_token: "contract-access-token", token_type: "Bearer", expires_in: 3600, ...fixture.token, id_token: idToken }
   }
   return { token, userinfo: fixture.profile, tokenUrl: provider.token.url ?? `${origin}${TOKEN_PATH}`, userinfoUrl: provider.userinfo.url ?? `${origin}${USERINFO_PATH}` }

@@ -1,17 +1,18 @@
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import * as icons from "simple-icons"
 import { describe, expect, it } from "vitest"
-import { renderLogos, SIMPLE_ICONS } from "../../scripts/provider-logos.mjs"
-import { providerLogoPaths } from "../../src/providers/logos.js"
+import { renderLogo, SIMPLE_ICONS } from "../../scripts/provider-logos.mjs"
+
+const dir = new URL("../../src/providers/logos/", import.meta.url)
 
 describe("provider logos", () => {
-  it("src/providers/logos.ts matches simple-icons (regenerate with scripts/generate-provider-logos.mjs)", () => {
-    const committed = readFileSync(new URL("../../src/providers/logos.ts", import.meta.url), "utf8")
-    expect(committed).toBe(renderLogos(icons as unknown as Record<string, { path: string }>))
+  it("has exactly one module per mapped provider", () => {
+    expect(readdirSync(dir).map((file) => file.replace(/\.ts$/, "")).sort()).toEqual(Object.keys(SIMPLE_ICONS).sort())
   })
 
-  it("has a mark for every mapped provider, as SVG path data", () => {
-    expect(Object.keys(providerLogoPaths).sort()).toEqual(Object.keys(SIMPLE_ICONS).sort())
-    for (const path of Object.values(providerLogoPaths)) expect(path).toMatch(/^[Mm][\d.\s,\-A-Za-z]+$/)
+  it.each(Object.keys(SIMPLE_ICONS))("logos/%s.ts matches simple-icons (regenerate with scripts/generate-provider-logos.mjs)", (id) => {
+    const committed = readFileSync(new URL(`${id}.ts`, dir), "utf8")
+    expect(committed).toBe(renderLogo(id, icons as unknown as Record<string, unknown>))
+    expect(committed).toMatch(/export default "[Mm][\d.\s,\-A-Za-z]+"/)
   })
 })

@@ -3,7 +3,6 @@
  * colour with its mark, an email form per email provider, a form built from `credentials` per
  * credentials provider, and the friendly text for `?error=`.
  */
-import { providerLogoPaths } from "../../providers/logos.js"
 import type { CredentialInput, ResolvedProvider } from "../../providers/types.js"
 import type { AuthTheme } from "../config.js"
 import { ERROR_MESSAGES, type ClientErrorCode } from "../errors.js"
@@ -16,12 +15,13 @@ export interface SignInPageParams {
   callbackUrl?: string
   error?: string
   theme?: AuthTheme
+  /** Each provider's mark (SVG path data), by id. */
+  logos?: Record<string, string | undefined>
 }
 
-function providerMark(provider: ResolvedProvider): string {
+function providerMark(provider: ResolvedProvider, path: string | undefined): string {
   const style = "style" in provider ? provider.style : undefined
   if (style?.logo) return `<img src="${escapeHtml(style.logo)}" alt="" aria-hidden="true">`
-  const path = providerLogoPaths[provider.id]
   return path ? `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="${path}"/></svg>` : ""
 }
 
@@ -36,7 +36,7 @@ function input(name: string, field: CredentialInput, id: string): string {
   return `<label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${escapeHtml(name)}"${attributes}>`
 }
 
-function providerForm(provider: ResolvedProvider, common: string): string {
+function providerForm(provider: ResolvedProvider, common: string, logo?: string): string {
   const action = escapeHtml(provider.signinUrl)
   if (provider.type === "email") {
     const id = `email-${escapeHtml(provider.id)}`
@@ -48,7 +48,7 @@ function providerForm(provider: ResolvedProvider, common: string): string {
     return `<form method="post" action="${action}">${common}${fields.join("")}${button(`Sign in with ${provider.name}`)}</form>`
   }
   if (provider.type === "oauth" || provider.type === "oidc") {
-    return `<form method="post" action="${action}">${common}${button(`Sign in with ${provider.name}`, provider.style.brandColor, providerMark(provider))}</form>`
+    return `<form method="post" action="${action}">${common}${button(`Sign in with ${provider.name}`, provider.style.brandColor, providerMark(provider, logo))}</form>`
   }
   return ""
 }
@@ -56,7 +56,7 @@ function providerForm(provider: ResolvedProvider, common: string): string {
 /** The sign-in page's HTML. */
 export function signInPage(params: SignInPageParams): string {
   const common = hidden({ csrfToken: params.csrfToken, callbackUrl: params.callbackUrl })
-  const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common))
+  const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common, params.logos?.[provider.id]))
   const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
   const sections = [oauth.join(""), ...forms].filter((section) => section !== "")
   const message = params.error ? (ERROR_MESSAGES[params.error as ClientErrorCode] ?? ERROR_MESSAGES.Default) : undefined

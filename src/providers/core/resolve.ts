@@ -242,7 +242,7 @@ export function resolveProvider(provider: Provider<any>, options: ResolveProvide
  *
  * Exported from `latchkey/providers`.
  *
- * @throws {@link InvalidProviderError} naming the provider and field, for a duplicate id, a
+ * @throws {@link index!InvalidProviderError} naming the provider and field, for a duplicate id, a
  * missing client id, an OAuth provider with neither an issuer nor its endpoints, a non-https
  * endpoint (loopback excepted), an unknown check, or `"nonce"` on an OAuth 2.0 provider.
  *

@@ -3,6 +3,12 @@ import { verificationMessage } from "./message.js"
 import { requireFrom } from "./send.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
+/**
+ * The optional peer's name, held in a variable so bundlers do not follow the import: an edge
+ * bundle that never sends mail must not need nodemailer (or Node's built-ins) at all.
+ */
+const NODEMAILER = "nodemailer"
+
 /** Nodemailer options: the SMTP server, as a connection URL or transport options. */
 export interface NodemailerUserConfig extends EmailUserConfig {
   server?: string | Record<string, unknown>
@@ -32,7 +38,7 @@ export default function Nodemailer(options: NodemailerUserConfig = {}): EmailCon
     async sendVerificationRequest(params) {
       const { provider, identifier } = params
       if (provider.server === undefined) throw new InvalidProviderError(provider.id, "server", "no SMTP server: pass server.")
-      const { createTransport } = await import("nodemailer")
+      const { createTransport } = (await import(/* @vite-ignore */ NODEMAILER)) as typeof import("nodemailer")
       const message = verificationMessage(params)
       const result = await createTransport(provider.server as never).sendMail({ to: identifier, from: requireFrom(provider), ...message })
       const rejected = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])]

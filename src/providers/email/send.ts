@@ -1,6 +1,6 @@
 /**
  * The one HTTP call behind every API-based email provider: a POST that must succeed, or an
- * {@link EmailSendError} with the status.
+ * {@link index!EmailSendError} with the status.
  */
 import { EmailSendError, InvalidProviderError } from "../../errors.js"
 import type { EmailConfig } from "./types.js"
@@ -20,7 +20,7 @@ export function requireFrom(provider: EmailConfig): string {
   return provider.from
 }
 
-/** POSTs to an email API and throws {@link EmailSendError} unless it answers 2xx. */
+/** POSTs to an email API and throws {@link index!EmailSendError} unless it answers 2xx. */
 export async function postToEmailApi(provider: EmailConfig, url: string, init: { headers: Record<string, string>; body: string | URLSearchParams }): Promise<void> {
   const send = provider.fetch ?? fetch
   const response = await send(url, { method: "POST", headers: init.headers, body: init.body })
