@@ -69,6 +69,7 @@ export type InvalidTokenReason =
   | "unsupported_enc"
   | "unsupported_zip"
   | "unsupported_crit"
+  | "unexpected_header"
   | "decryption_failed"
   | "invalid_claims"
   | "not_yet_valid"

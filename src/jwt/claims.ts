@@ -3,6 +3,7 @@
  * (RFC 7519 §4.1), with the 15 seconds of clock skew Auth.js allows.
  */
 import { InvalidOptionError, InvalidTokenError, TokenExpiredError } from "../errors.js"
+import { hasAmbiguousKeys } from "./strict-json.js"
 
 /** Seconds of clock skew tolerated when checking `exp` and `nbf`. */
 export const CLOCK_TOLERANCE = 15
@@ -27,6 +28,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function claimsToWrite(token: unknown, maxAge: number, jti: string): string {
   if (!isPlainObject(token)) throw new InvalidOptionError("token", "The token must be a plain object of claims.")
+  // decode refuses it (two readers could disagree on what it means), so encode never writes it.
+  if (Object.hasOwn(token, "__proto__")) throw new InvalidOptionError("token", "A claim may not be named __proto__.")
   if (!Number.isSafeInteger(maxAge) || maxAge <= 0) {
     throw new InvalidOptionError("maxAge", "maxAge must be a positive whole number of seconds.")
   }
@@ -49,6 +52,7 @@ function numericDate(claims: Record<string, unknown>, name: string, required: bo
 
 /** Parses and checks the decrypted claims set. `exp` is required: a session must end. */
 export function readClaims<Payload>(json: string): Payload {
+  if (hasAmbiguousKeys(json)) throw new InvalidTokenError("invalid_claims", "The claims set has duplicate or __proto__ keys.")
   let claims: unknown
   try {
     claims = JSON.parse(json)

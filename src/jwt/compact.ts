@@ -5,6 +5,7 @@
  */
 import { InvalidTokenError } from "../errors.js"
 import { decodeBase64url, decodedLength, isCanonicalBase64url } from "./base64url.js"
+import { hasAmbiguousKeys } from "./strict-json.js"
 import type { ContentEncryption, SealedParts } from "./backend/types.js"
 
 /**
@@ -35,6 +36,9 @@ const SHAPE: Record<ContentEncryption, { iv: number; tag: number; block: number 
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
+/** The protected header members a session token may have. */
+const ALLOWED_HEADER = new Set(["alg", "enc", "kid"])
+
 /** Headers repeat (one per derived key), so their parse is kept. Bounded like every cache here. */
 const headerCache = new Map<string, ParsedHeader>()
 const MAX_CACHED_HEADERS = 64
@@ -51,9 +55,11 @@ function parseHeader(encoded: string): ParsedHeader {
   if (encoded.length === 0 || !isCanonicalBase64url(encoded)) throw malformed("The protected header is not canonical base64url.")
   let header: unknown
   try {
-    header = JSON.parse(utf8.decode(decodeBase64url(encoded)))
-  } catch {
-    throw malformed("The protected header is not JSON.")
+    const text = utf8.decode(decodeBase64url(encoded))
+    if (hasAmbiguousKeys(text)) throw malformed("The protected header has duplicate or __proto__ keys.")
+    header = JSON.parse(text)
+  } catch (error) {
+    throw error instanceof InvalidTokenError ? error : malformed("The protected header is not JSON.")
   }
   const parsed = checkHeader(header)
   if (encoded.length > MAX_CACHED_HEADER_LENGTH) return parsed
@@ -73,6 +79,11 @@ function checkHeader(header: unknown): ParsedHeader {
   // No extension is understood, so any critical one must be refused (RFC 7516 §4.1.13).
   if ("crit" in fields) throw new InvalidTokenError("unsupported_crit", 'The "crit" header parameter is not accepted.')
   if (fields.kid !== undefined && typeof fields.kid !== "string") throw malformed('The "kid" header parameter is not a string.')
+  // Session tokens carry exactly these; anything else (p2c, epk, jku, …) was not written by latchkey
+  // or Auth.js, so it is refused rather than ignored.
+  for (const name of Object.keys(fields)) {
+    if (!ALLOWED_HEADER.has(name)) throw new InvalidTokenError("unexpected_header", `The "${name.slice(0, 32)}" header parameter is not accepted.`)
+  }
   return { enc: fields.enc, kid: fields.kid as string | undefined }
 }
 

@@ -6,7 +6,7 @@
 import * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import { requestOptions, type HttpOptions } from "./http.js"
+import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { translateError } from "./translate-error.js"
 
 /** How long a discovery document is reused: one hour. */
@@ -33,8 +33,8 @@ async function fetchDocument(provider: ResolvedOAuthProvider, options: HttpOptio
   const issuer = new URL(provider.issuer!)
   const wellKnown = provider.wellKnown
   const response = wellKnown
-    ? await (options.fetch ?? fetch)(wellKnown, { headers: { accept: "application/json" }, signal: requestOptions(wellKnown, options).signal })
-    : await oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oidc" })
+    ? await providerFetch(options, provider.id)(wellKnown, { headers: { accept: "application/json" } })
+    : await oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options, provider.id), algorithm: "oidc" })
   if (provider.quirks.tenantIssuer) return processTenantDocument(provider, response)
   if (provider.quirks.instanceIssuer) return oauth.processDiscoveryResponse(await instanceIssuer(issuer, response), response)
   return oauth.processDiscoveryResponse(issuer, response)

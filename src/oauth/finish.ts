@@ -5,7 +5,7 @@ import type { Account, Profile, TokenSet, User } from "../types.js"
 import { clearChecks, effectiveChecks, readChecks, type CheckValues } from "./checks.js"
 import { clientAuthFor, flowContext, type FlowContext, type FlowProvider, type SignInOptions } from "./context.js"
 import { TENANT_PLACEHOLDER } from "./discovery.js"
-import { requestOptions, timedFetch, type HttpOptions } from "./http.js"
+import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { verifyIdTokenSignature } from "./id-token.js"
 import { mapProfile, obtainProfile } from "./profile.js"
 import { normalizeTokenResponse } from "./token-response.js"
@@ -51,13 +51,13 @@ async function tokenResponse(context: FlowContext, params: URLSearchParams, valu
       params,
       provider,
       redirectUri,
-      fetch: timedFetch(options),
+      fetch: providerFetch(options, provider.id),
     })
     // Custom exchanges go through the same response processing, so an id_token is still validated.
     return normalizeTokenResponse(Response.json(tokens))
   }
   const response = await oauth.authorizationCodeGrantRequest(server, client, clientAuthFor(provider), params, redirectUri, values.pkce ?? oauth.nopkce, {
-    ...requestOptions(server.token_endpoint, options),
+    ...requestOptions(server.token_endpoint, options, provider.id),
     additionalParameters: provider.token.params,
   })
   return normalizeTokenResponse((await provider.token.conform?.(response.clone())) ?? response)

@@ -8,18 +8,18 @@ import { createRemoteJWKSet, customFetch, jwtVerify, type JWTVerifyGetKey } from
 import type * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import { timedFetch, type HttpOptions } from "./http.js"
+import { providerFetch, type HttpOptions } from "./http.js"
 
 const MAX_CACHED_KEY_SETS = 100
 const keySets = new WeakMap<typeof fetch, Map<string, JWTVerifyGetKey>>()
 
-function keySetFor(uri: string, options: HttpOptions): JWTVerifyGetKey {
+function keySetFor(uri: string, options: HttpOptions, provider: string): JWTVerifyGetKey {
   const base = options.fetch ?? fetch
   let cache = keySets.get(base)
   if (cache === undefined) keySets.set(base, (cache = new Map()))
   let keySet = cache.get(uri)
   if (keySet === undefined) {
-    const fetchKeys = timedFetch(options)
+    const fetchKeys = providerFetch(options, provider)
     keySet = createRemoteJWKSet(new URL(uri), { [customFetch]: (url, init) => fetchKeys(url, init) })
     cache.set(uri, keySet)
     if (cache.size > MAX_CACHED_KEY_SETS) cache.delete(cache.keys().next().value!)
@@ -69,7 +69,7 @@ export async function verifyIdTokenSignature(
   if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the provider offers no asymmetric id_token signing algorithm.")
   try {
     // Claims were already validated by oauth4webapi with its clock tolerance; allow the same here.
-    await jwtVerify(idToken, keySetFor(server.jwks_uri, options), { algorithms, clockTolerance: 30 })
+    await jwtVerify(idToken, keySetFor(server.jwks_uri, options, provider.id), { algorithms, clockTolerance: 30 })
   } catch (cause) {
     throw new OAuthProtocolError(provider.id, "the id_token signature does not verify against the provider's published keys.", { cause })
   }

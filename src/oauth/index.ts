@@ -12,7 +12,7 @@ export { startSignIn, type StartSignInOptions, type StartSignInResult } from "./
 export { finishSignIn, type FinishSignInResult } from "./finish.js"
 export { refreshTokens, revokeToken } from "./tokens.js"
 export type { SignInOptions, FlowProvider } from "./context.js"
-export { DEFAULT_TIMEOUT, type HttpOptions } from "./http.js"
+export { DEFAULT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, type HttpOptions } from "./http.js"
 export { CHECK_MAX_AGE, checkCookieName } from "./checks.js"
 export { clearDiscoveryCache, DISCOVERY_TTL } from "./discovery.js"
 export type { Adapter, AdapterUser, AdapterAccount, VerificationToken } from "./adapter.js"

@@ -10,7 +10,7 @@ import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, Profile, TokenSet, User } from "../types.js"
 import type { FlowContext } from "./context.js"
 import { profileFetch } from "./fetch-json.js"
-import { requestOptions, timedFetch, type HttpOptions } from "./http.js"
+import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { translateError } from "./translate-error.js"
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -32,7 +32,7 @@ function firstSignInUser(params: URLSearchParams): Record<string, unknown> | und
 async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: string, options: HttpOptions): Promise<Profile> {
   const { provider, server, client } = context
   try {
-    const response = await oauth.userInfoRequest(server, client, tokens.access_token ?? "", requestOptions(server.userinfo_endpoint, options))
+    const response = await oauth.userInfoRequest(server, client, tokens.access_token ?? "", requestOptions(server.userinfo_endpoint, options, provider.id))
     return (await oauth.processUserInfoResponse(server, client, subject, response)) as Profile
   } catch (error) {
     throw translateError(provider.id, error, "userinfo")
@@ -54,7 +54,7 @@ export async function obtainProfile(
   options: HttpOptions
 ): Promise<Profile> {
   const { provider, server } = context
-  const fetchImplementation = timedFetch(options)
+  const fetchImplementation = providerFetch(options, provider.id)
   const fetchJson = profileFetch(provider.id, tokens, fetchImplementation)
   let profile: Profile
   if (provider.userinfo.request) {

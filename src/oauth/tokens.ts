@@ -55,7 +55,7 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
   try {
     const response = await normalizeTokenResponse(
       await oauth.refreshTokenGrantRequest(server, client, clientAuthFor(resolved), refreshToken, {
-        ...requestOptions(server.token_endpoint, options),
+        ...requestOptions(server.token_endpoint, options, resolved.id),
         additionalParameters: clientIdParameter(resolved),
       })
     )
@@ -95,7 +95,7 @@ export async function revokeToken(
   try {
     const additionalParameters = { ...clientIdParameter(resolved), ...(options.tokenTypeHint ? { token_type_hint: options.tokenTypeHint } : {}) }
     const response = await oauth.revocationRequest(server, client, clientAuthFor(resolved), token, {
-      ...requestOptions(server.revocation_endpoint, options),
+      ...requestOptions(server.revocation_endpoint, options, resolved.id),
       additionalParameters,
     })
     await oauth.processRevocationResponse(response)
