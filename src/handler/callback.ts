@@ -32,6 +32,7 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
       secret: context.secret,
       secure: context.secure,
       fetch: context.config.fetch,
+      timeout: context.config.timeout,
     })
     return await completeSignIn(context, { ...result, provider })
   } catch (error) {

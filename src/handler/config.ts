@@ -82,6 +82,8 @@ export interface AuthConfig {
   useSecureCookies?: boolean
   /** Replaces the global fetch for provider requests: for tests, proxies and custom TLS. */
   fetch?: typeof fetch
+  /** Milliseconds before a request to a provider is abandoned. Default 10 000. */
+  timeout?: number
   /** Where env defaults are read. Default: the process environment. */
   env?: EnvRecord
 }

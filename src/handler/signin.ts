@@ -41,7 +41,7 @@ function signInUrl(context: RequestContext, error: string): string {
 }
 
 async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvider, callbackUrl: string | undefined): Promise<Response> {
-  const { url, cookies } = await startSignIn(provider, { redirectUri: provider.callbackUrl, secret: context.secret, secure: context.secure, fetch: context.config.fetch })
+  const { url, cookies } = await startSignIn(provider, { redirectUri: provider.callbackUrl, secret: context.secret, secure: context.secure, fetch: context.config.fetch, timeout: context.config.timeout })
   return redirect(url.href, [...cookies, ...callbackUrlCookie(context, callbackUrl)])
 }
 

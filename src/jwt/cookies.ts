@@ -41,10 +41,30 @@ export interface SessionCookieOptions {
   partitioned?: boolean
 }
 
-/** Parses a `Cookie` header; never throws, whatever the input. */
-export function parseCookieHeader(header: string | null): Record<string, string | undefined> {
+/** Cookie names that appear more than once in a header, kept on the parsed record. */
+export const DUPLICATED = Symbol("latchkey.duplicatedCookies")
+
+/** Parsed cookies, remembering which names the header repeated. */
+export type ParsedCookies = Record<string, string | undefined> & { [DUPLICATED]?: Set<string> }
+
+/**
+ * Parses a `Cookie` header; never throws, whatever the input. `cookie` keeps the first of repeated
+ * names silently, so the repeated names are recorded: a repeated session cookie is a sign of
+ * cookie tossing, and must not be read.
+ */
+export function parseCookieHeader(header: string | null): ParsedCookies {
   if (!header) return {}
-  return parseCookie(header)
+  const parsed: ParsedCookies = parseCookie(header)
+  const seen = new Set<string>()
+  const duplicated = new Set<string>()
+  for (const pair of header.split(";")) {
+    const at = pair.indexOf("=")
+    const name = (at === -1 ? pair : pair.slice(0, at)).trim()
+    if (seen.has(name)) duplicated.add(name)
+    seen.add(name)
+  }
+  if (duplicated.size > 0) parsed[DUPLICATED] = duplicated
+  return parsed
 }
 
 /** The cookies of a request, parsed. */
@@ -62,14 +82,21 @@ function chunkIndex(cookieName: string, name: string): number | undefined {
  * The token stored under `name`, joined from its chunks when chunked. `undefined` when there is
  * none. Throws {@link index!InvalidTokenError} (`invalid_chunks`) for a gap or too many chunks.
  */
-export function readChunkedCookie(cookies: Record<string, string | undefined>, name: string): string | undefined {
+export function readChunkedCookie(cookies: ParsedCookies, name: string): string | undefined {
+  const duplicated = cookies[DUPLICATED]
+  // A session sent twice under one name, or whole and chunked at once, came from two places
+  // (cookie tossing from a sibling domain); neither copy can be trusted to be the user's.
+  if (duplicated && [...duplicated].some((cookieName) => cookieName === name || chunkIndex(cookieName, name) !== undefined)) {
+    throw new InvalidTokenError("invalid_chunks", "The session cookie was sent more than once.")
+  }
   const whole = cookies[name]
+  const chunkNames = Object.keys(cookies).filter((cookieName) => chunkIndex(cookieName, name) !== undefined)
+  if (whole && chunkNames.length > 0) throw new InvalidTokenError("invalid_chunks", "The session cookie was sent both whole and in chunks.")
   if (whole) return whole
   const chunks: string[] = []
   let count = 0
-  for (const cookieName of Object.keys(cookies)) {
-    const index = chunkIndex(cookieName, name)
-    if (index === undefined) continue
+  for (const cookieName of chunkNames) {
+    const index = chunkIndex(cookieName, name)!
     if (index >= MAX_CHUNKS) throw new InvalidTokenError("invalid_chunks", `The session cookie has more than ${MAX_CHUNKS} chunks.`)
     chunks[index] = cookies[cookieName] ?? ""
     count++

@@ -24,9 +24,21 @@ function transportError(providerId: string, error: unknown, stage: FlowStage): O
   return undefined
 }
 
+/**
+ * A latchkey error somewhere in `error`'s cause chain: a bounded read that failed inside
+ * oauth4webapi's JSON parsing arrives wrapped, and its own message says more than the wrapper's.
+ */
+function latchkeyCause(error: unknown): LatchkeyError | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof LatchkeyError) return current
+  }
+  return undefined
+}
+
 /** The latchkey error for anything thrown during `stage` of a flow with `providerId`. */
 export function translateError(providerId: string, error: unknown, stage: FlowStage): Error {
-  if (error instanceof LatchkeyError) return error
+  const cause = latchkeyCause(error)
+  if (cause) return cause
   if (error instanceof oauth.AuthorizationResponseError) {
     const fields = { error: error.error, error_description: error.error_description, error_uri: error.cause.get("error_uri") ?? undefined }
     return new OAuthCallbackError(providerId, fields)

@@ -24,6 +24,8 @@ export interface OidcServerOptions {
 
 export interface OidcServer {
   issuer: string
+  /** The provider's id_token signing key (kid "test-signing-key"), for tests that forge tokens. */
+  signingKey: CryptoKey
   provider: Provider
   /** The account the next interaction signs in. */
   signInAs(sub: string): void
@@ -87,6 +89,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
 
   return {
     issuer,
+    signingKey: privateKey,
     provider,
     signInAs(sub) {
       currentAccount = sub
