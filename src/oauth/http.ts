@@ -32,25 +32,42 @@ function tooLarge(provider: string, limit: number): OAuthProtocolError {
   return new OAuthProtocolError(provider, `a response was larger than ${limit} bytes.`)
 }
 
-/** The response with its body cut off, as an error, past `limit` bytes. */
-function bounded(response: Response, provider: string, limit: number): Response {
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304])
+
+/**
+ * The response, read in full but never past `limit` bytes. Provider responses are small JSON, so
+ * holding them is the point; reading eagerly also keeps the result an ordinary Response that every
+ * runtime can clone and re-read.
+ */
+async function bounded(response: Response, provider: string, limit: number): Promise<Response> {
   const declared = Number(response.headers.get("content-length"))
   if (declared > limit) {
-    void response.body?.cancel()
+    await response.body?.cancel()
     throw tooLarge(provider, limit)
   }
   if (response.body === null) return response
-  let seen = 0
-  const body = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength
-        if (seen > limit) controller.error(tooLarge(provider, limit))
-        else controller.enqueue(chunk)
-      },
-    })
-  )
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      throw tooLarge(provider, limit)
+    }
+    chunks.push(read.value)
+  }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  // The body is now plain decoded bytes, so the original's length and encoding no longer apply.
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  headers.delete("content-encoding")
+  return new Response(NULL_BODY_STATUS.has(response.status) ? null : body, { status: response.status, statusText: response.statusText, headers })
 }
 
 /** The configured fetch, bounded in time and size, for requests to `provider`. */
@@ -59,7 +76,7 @@ export function providerFetch(options: HttpOptions, provider: string): typeof fe
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   return async (input, init) => {
     const signal = init?.signal ?? AbortSignal.timeout(options.timeout ?? DEFAULT_TIMEOUT)
-    return bounded(await base(input, { ...init, signal }), provider, limit)
+    return await bounded(await base(input, { ...init, signal }), provider, limit)
   }
 }
 
