@@ -6,6 +6,7 @@
 import { createAuth } from "latchkey"
 import { cryptoBackend, decode, encode, getToken, setCookieHeaders } from "latchkey/jwt"
 import { finishSignIn, startSignIn } from "latchkey/oauth"
+import { TestBrowser } from "../servers/browser.js"
 
 /** What the host passes in. */
 export interface ConformanceInput {
@@ -28,39 +29,6 @@ export interface ConformanceResult {
 }
 
 const SALT = "authjs.session-token"
-
-/** A cookie-keeping fetch that follows redirects, stopping before `stopAt`. */
-function browser() {
-  const jar = new Map<string, Map<string, string>>()
-  const store = (origin: string, response: Response) => {
-    const cookies = jar.get(origin) ?? new Map<string, string>()
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!
-      const at = pair.indexOf("=")
-      cookies.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    jar.set(origin, cookies)
-  }
-  const cookieHeader = (origin: string) => [...(jar.get(origin) ?? [])].map(([name, value]) => `${name}=${value}`).join("; ")
-  return {
-    accept: (origin: string, setCookies: string[]) => store(origin, new Response(null, { headers: setCookies.map((line) => ["set-cookie", line] as [string, string]) })),
-    cookieHeader,
-    async navigate(start: string, stopAt: string): Promise<string> {
-      let url = start
-      for (let hop = 0; hop < 20; hop++) {
-        if (url.startsWith(stopAt)) return url
-        const origin = new URL(url).origin
-        const response = await fetch(url, { redirect: "manual", headers: { cookie: cookieHeader(origin) } })
-        store(origin, response)
-        const location = response.headers.get("location")
-        await response.body?.cancel()
-        if (!location) throw new Error(`flow stopped at ${url} (${response.status})`)
-        url = new URL(location, url).href
-      }
-      throw new Error("too many redirects")
-    },
-  }
-}
 
 async function check(name: string, run: () => Promise<void>, results: ConformanceResult["checks"]): Promise<void> {
   try {
@@ -108,11 +76,9 @@ export async function runConformance(input: ConformanceInput): Promise<Conforman
       authorization: { params: { scope: "openid email profile" } },
     }
     const { url, cookies } = await startSignIn(provider, { redirectUri: input.redirectUri, secret: input.secret })
-    const agent = browser()
-    const appOrigin = new URL(input.redirectUri).origin
-    agent.accept(appOrigin, cookies)
-    const callback = await agent.navigate(url.href, input.redirectUri)
-    const request = new Request(callback, { headers: { cookie: agent.cookieHeader(appOrigin) } })
+    const browser = new TestBrowser()
+    browser.acceptCookies(new URL(input.redirectUri).origin, cookies)
+    const { request } = await browser.navigate(url, input.redirectUri)
     const { user } = await finishSignIn(provider, request, { redirectUri: input.redirectUri, secret: input.secret })
     assert(user.email === "ada@example.com", "sign-in returned the wrong user")
   }, checks)
