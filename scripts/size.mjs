@@ -12,7 +12,9 @@ import { build } from "esbuild"
 const KB = 1024
 /** Budgets in bytes, min+gzip of the initial load. */
 const ENTRIES = [
-  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 6.9 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
+  // The guard moved from 6.9 to 7.3 KB for the hardening of the security work (strict key scan,
+  // header allowlist, tossed-cookie detection: +0.5 KB). The 4 KB target is not yet met.
+  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 7.3 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
   { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 1 * KB, peer: `export { default } from "@auth/core/providers/github"` },
   // Budgeted at what it measured when first reported (27.9 KB), plus 10%.
   { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 30.7 * KB },
