@@ -61,7 +61,17 @@ export class MissingSecretError extends LatchkeyError {
   override readonly code = "ERR_MISSING_SECRET"
 }
 
-/** Why a token was judged invalid. Stable; safe to log. */
+/**
+ * Why a token was judged invalid. Stable; safe to log.
+ *
+ * @example
+ * ```ts
+ * import { InvalidTokenError, type InvalidTokenReason } from "latchkey"
+ * function reasonOf(error: unknown): InvalidTokenReason | undefined {
+ *   return error instanceof InvalidTokenError ? error.reason : undefined // such as "too_large"
+ * }
+ * ```
+ */
 export type InvalidTokenReason =
   | "malformed"
   | "too_large"
@@ -213,7 +223,17 @@ export class OAuthProfileError extends LatchkeyError {
   }
 }
 
-/** Which sign-in check failed. */
+/**
+ * Which sign-in check failed.
+ *
+ * @example
+ * ```ts
+ * import { InvalidCheckError, type CheckName } from "latchkey"
+ * function failedCheck(error: unknown): CheckName | undefined {
+ *   return error instanceof InvalidCheckError ? error.check : undefined // "state", "pkce" or "nonce"
+ * }
+ * ```
+ */
 export type CheckName = "state" | "pkce" | "nonce"
 
 /**
@@ -241,7 +261,15 @@ export class InvalidCheckError extends LatchkeyError {
   }
 }
 
-/** The protocol fields of an OAuth error response (RFC 6749 §4.1.2.1, §5.2). */
+/**
+ * The protocol fields of an OAuth error response (RFC 6749 §4.1.2.1, §5.2).
+ *
+ * @example
+ * ```ts
+ * import type { OAuthErrorFields } from "latchkey"
+ * const fields: OAuthErrorFields = { error: "access_denied", error_description: "The user cancelled the sign-in." }
+ * ```
+ */
 export interface OAuthErrorFields {
   error: string
   error_description?: string
@@ -381,7 +409,17 @@ export class OAuthAccountNotLinkedError extends LatchkeyError {
   }
 }
 
-/** The union of every error class latchkey throws; `switch (err.code)` narrows it. */
+/**
+ * The union of every error class latchkey throws; `switch (err.code)` narrows it.
+ *
+ * @example
+ * ```ts
+ * import type { KnownLatchkeyError } from "latchkey"
+ * function expiredAt(error: KnownLatchkeyError): number | undefined {
+ *   return error.code === "ERR_TOKEN_EXPIRED" ? error.expiredAt : undefined // narrowed to TokenExpiredError
+ * }
+ * ```
+ */
 export type KnownLatchkeyError =
   | InvalidOptionError
   | MissingSecretError
@@ -399,5 +437,14 @@ export type KnownLatchkeyError =
   | RevocationNotSupportedError
   | OAuthAccountNotLinkedError
 
-/** Every stable error code. */
+/**
+ * Every stable error code.
+ *
+ * @example
+ * ```ts
+ * import { LatchkeyError, type LatchkeyErrorCode } from "latchkey"
+ * const signInAgain: readonly LatchkeyErrorCode[] = ["ERR_TOKEN_EXPIRED", "ERR_INVALID_CHECK"]
+ * const mustSignInAgain = (error: unknown) => error instanceof LatchkeyError && signInAgain.some((code) => code === error.code)
+ * ```
+ */
 export type LatchkeyErrorCode = KnownLatchkeyError["code"]

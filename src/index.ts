@@ -26,4 +26,13 @@ export {
   OAuthAccountNotLinkedError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields } from "./errors.js"
-export type * from "./types.js"
+/**
+ * The core types, re-exported from `latchkey/types` so one import serves an app.
+ *
+ * @example
+ * ```ts
+ * import type { Session, User, JWT } from "latchkey"
+ * const user: User = { id: "42", name: "Ada" }
+ * ```
+ */
+export type { Account, Awaitable, DefaultJWT, JWT, LoggerInstance, Profile, Session, TokenSet, User } from "./types.js"

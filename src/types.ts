@@ -7,7 +7,16 @@
  * @module
  */
 
-/** A value, or a promise of one. Callbacks may answer either way. */
+/**
+ * A value, or a promise of one. Callbacks may answer either way.
+ *
+ * @example
+ * ```ts
+ * import type { Awaitable, User } from "latchkey/types"
+ * const findUser: (id: string) => Awaitable<User | null> = (id) => ({ id, name: "Ada" })
+ * const user = await findUser("42") // works whether the function answers now or later
+ * ```
+ */
 export type Awaitable<T> = T | PromiseLike<T>
 
 /**
@@ -94,6 +103,12 @@ export interface Profile {
 /**
  * The claims latchkey writes into every session token by default. `iat`, `exp` and `jti` are
  * set by `encode` on every write.
+ *
+ * @example
+ * ```ts
+ * import type { DefaultJWT } from "latchkey/types"
+ * const claims: DefaultJWT = { sub: "42", name: "Ada", email: "ada@example.com", picture: null }
+ * ```
  */
 export interface DefaultJWT extends Record<string, unknown> {
   name?: string | null

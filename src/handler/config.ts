@@ -12,7 +12,18 @@ import type { Adapter, AdapterUser } from "../oauth/adapter.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 
-/** Callbacks that shape the sign-in, the token and the session. */
+/**
+ * Callbacks that shape the sign-in, the token and the session.
+ *
+ * @example
+ * ```ts
+ * import type { AuthCallbacks } from "latchkey"
+ * const callbacks: AuthCallbacks = {
+ *   jwt: ({ token, account }) => (account ? { ...token, provider: account.provider } : token),
+ *   session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+ * }
+ * ```
+ */
 export interface AuthCallbacks {
   /** Return false (or a relative URL to redirect to) to refuse a sign-in. */
   signIn?: (params: { user: User; account: Account | null; profile?: Profile; email?: { verificationRequest?: boolean } }) => Awaitable<boolean | string>
@@ -32,7 +43,18 @@ export interface AuthCallbacks {
   session?: (params: { session: Session; token: JWT }) => Awaitable<Session>
 }
 
-/** Notifications, for auditing; their return values are ignored, and an error one throws is logged without failing the request. */
+/**
+ * Notifications, for auditing; their return values are ignored, and an error one throws is logged without failing the request.
+ *
+ * @example
+ * ```ts
+ * import type { AuthEvents } from "latchkey"
+ * const events: AuthEvents = {
+ *   signIn: ({ user, account, isNewUser }) => console.info("sign-in", user.id, account?.provider, isNewUser),
+ *   signOut: ({ token }) => console.info("sign-out", token?.sub),
+ * }
+ * ```
+ */
 export interface AuthEvents {
   signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
   signOut?: (message: { token: JWT | null }) => Awaitable<void>
@@ -40,7 +62,15 @@ export interface AuthEvents {
   linkAccount?: (message: { user: AdapterUser; account: Account }) => Awaitable<void>
 }
 
-/** Custom page locations (paths or absolute same-origin URLs). */
+/**
+ * Custom page locations (paths or absolute same-origin URLs).
+ *
+ * @example
+ * ```ts
+ * import type { AuthPages } from "latchkey"
+ * const pages: AuthPages = { signIn: "/login", error: "/login/error" } // the error page gets `?error=<code>`
+ * ```
+ */
 export interface AuthPages {
   signIn?: string
   signOut?: string
@@ -48,7 +78,15 @@ export interface AuthPages {
   verifyRequest?: string
 }
 
-/** The default pages' look. */
+/**
+ * The default pages' look.
+ *
+ * @example
+ * ```ts
+ * import type { AuthTheme } from "latchkey"
+ * const theme: AuthTheme = { brandColor: "#0f766e", logo: "https://app.example.com/logo.svg", colorScheme: "auto" }
+ * ```
+ */
 export interface AuthTheme {
   brandColor?: string
   logo?: string
@@ -56,7 +94,17 @@ export interface AuthTheme {
   buttonText?: string
 }
 
-/** Everything `createAuth` accepts. */
+/**
+ * Everything `createAuth` accepts.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type AuthConfig } from "latchkey"
+ * import Google from "latchkey/providers/google"
+ * const config: AuthConfig = { providers: [Google], basePath: "/api/auth", session: { maxAge: 7 * 24 * 60 * 60 } }
+ * export const { handler, auth } = createAuth(config) // secret from AUTH_SECRET
+ * ```
+ */
 export interface AuthConfig {
   providers: AppProviders
   /** Default: `AUTH_SECRET` (and `AUTH_SECRET_1`…`_3` for rotation). */

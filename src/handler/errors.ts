@@ -4,7 +4,17 @@
  */
 import { LatchkeyError } from "../errors.js"
 
-/** The error codes the handler shows to clients. */
+/**
+ * The error codes the handler shows to clients.
+ *
+ * @example
+ * ```ts
+ * import type { ClientErrorCode } from "latchkey"
+ * // on the page set as `pages.error`, which receives `?error=<code>`
+ * const code = new URL(request.url).searchParams.get("error") as ClientErrorCode | null
+ * const message = code === "AccessDenied" ? "You cancelled the sign-in." : "Sign-in failed. Please try again."
+ * ```
+ */
 export type ClientErrorCode = "Configuration" | "AccessDenied" | "Verification" | "OAuthCallback" | "OAuthAccountNotLinked" | "CredentialsSignin" | "MissingCSRF"
 
 /** The client code for an error raised while signing in. */

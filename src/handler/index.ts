@@ -24,7 +24,17 @@ import { signInPageRoute, startProviderSignIn } from "./signin.js"
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
 export type { ClientErrorCode } from "./errors.js"
 
-/** What {@link createAuth} returns. */
+/**
+ * What {@link createAuth} returns.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type Auth } from "latchkey"
+ * import GitHub from "latchkey/providers/github"
+ * const { handler, auth }: Auth = createAuth({ providers: [GitHub] }) // secret from AUTH_SECRET
+ * const session = await auth(request) // null when signed out
+ * ```
+ */
 export interface Auth {
   /** Handles every request under `basePath`. */
   handler: (request: Request) => Promise<Response>

@@ -7,7 +7,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
 
-/** A Web-standard handler, such as `createAuth(...).handler`. */
+/**
+ * A Web-standard handler, such as `createAuth(...).handler`.
+ *
+ * @example
+ * ```ts
+ * import { toWebHandler, type WebHandler } from "latchkey/node"
+ * const logged: WebHandler = async (request) => {
+ *   console.info(request.method, new URL(request.url).pathname)
+ *   return handler(request) // createAuth(...).handler
+ * }
+ * app.use("/auth", toWebHandler(logged)) // Express
+ * ```
+ */
 export type WebHandler = (request: Request) => Promise<Response>
 
 /** Express-like requests: `originalUrl` keeps the mount path, `body` may have been parsed already. */
@@ -30,7 +42,21 @@ function requestBody(req: NodeRequest): BodyInit | undefined {
   return Readable.toWeb(req) as ReadableStream<Uint8Array>
 }
 
-/** The Web Request for a Node request. */
+/**
+ * The Web Request for a Node request.
+ *
+ * Exported from `latchkey/node`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ * import { toWebRequest } from "latchkey/node"
+ * createServer(async (req, res) => {
+ *   const session = await auth(toWebRequest(req))
+ *   res.end(session ? `Hello, ${session.user?.name}` : "Signed out")
+ * }).listen(3000)
+ * ```
+ */
 export function toWebRequest(req: NodeRequest): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
   const url = new URL(req.originalUrl ?? req.url ?? "/", `${encrypted ? "https" : "http"}://${req.headers.host ?? "localhost"}`)
@@ -45,7 +71,21 @@ export function toWebRequest(req: NodeRequest): Request {
   return new Request(url, init)
 }
 
-/** Writes a Web Response to a Node response. */
+/**
+ * Writes a Web Response to a Node response.
+ *
+ * Exported from `latchkey/node`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ * import { sendWebResponse, toWebRequest } from "latchkey/node"
+ * createServer(async (req, res) => {
+ *   if (!req.url?.startsWith("/auth/")) return void res.writeHead(404).end()
+ *   await sendWebResponse(res, await handler(toWebRequest(req)))
+ * }).listen(3000)
+ * ```
+ */
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status
   response.headers.forEach((value, name) => {

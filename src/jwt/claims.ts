@@ -5,10 +5,28 @@
 import { InvalidOptionError, InvalidTokenError, TokenExpiredError } from "../errors.js"
 import { hasAmbiguousKeys } from "./strict-json.js"
 
-/** Seconds of clock skew tolerated when checking `exp` and `nbf`. */
+/**
+ * Seconds of clock skew tolerated when checking `exp` and `nbf`.
+ *
+ * @example
+ * ```ts
+ * import { CLOCK_TOLERANCE } from "latchkey/jwt"
+ * // the same 15 s of skew `decode` allows, applied to a timestamp of your own (seconds since the epoch)
+ * const notExpired = (expiresAt: number) => expiresAt > Date.now() / 1000 - CLOCK_TOLERANCE
+ * ```
+ */
 export const CLOCK_TOLERANCE = 15
 
-/** The default session lifetime: 30 days, in seconds. */
+/**
+ * The default session lifetime: 30 days, in seconds.
+ *
+ * @example
+ * ```ts
+ * import { encode, DEFAULT_MAX_AGE, SESSION_COOKIE_NAME } from "latchkey/jwt"
+ * // `encode` uses DEFAULT_MAX_AGE (2 592 000 s) when `maxAge` is not given; this token lives half as long
+ * const token = await encode({ token: { sub: "42" }, secret, salt: SESSION_COOKIE_NAME, maxAge: DEFAULT_MAX_AGE / 2 })
+ * ```
+ */
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 /** The current time in whole seconds, as JWT NumericDates are written. */

@@ -11,7 +11,16 @@ import { parseCompactJwe } from "./compact.js"
 import { KeyCache, type DerivedKey, type KeyScheme } from "./keys.js"
 import { checkSalt, secretList, type SecretInput } from "./secrets.js"
 
-/** What `encode` takes. */
+/**
+ * What `encode` takes.
+ *
+ * @example
+ * ```ts
+ * import { encode, SESSION_COOKIE_NAME, type JWTEncodeParams } from "latchkey/jwt"
+ * const params: JWTEncodeParams = { token: { sub: "42" }, secret: process.env.AUTH_SECRET!, salt: SESSION_COOKIE_NAME, maxAge: 3600 }
+ * const token = await encode(params)
+ * ```
+ */
 export interface JWTEncodeParams<Payload = JWT> {
   /** The claims to seal. `iat`, `exp` and `jti` are always set by `encode`. Default `{}`. */
   token?: Payload
@@ -23,7 +32,16 @@ export interface JWTEncodeParams<Payload = JWT> {
   maxAge?: number
 }
 
-/** What `decode` takes. */
+/**
+ * What `decode` takes.
+ *
+ * @example
+ * ```ts
+ * import { decode, SESSION_COOKIE_NAME, type JWTDecodeParams } from "latchkey/jwt"
+ * const params: JWTDecodeParams = { token, secret: [newSecret, oldSecret], salt: SESSION_COOKIE_NAME }
+ * const claims = await decode(params) // null when `token` is missing or empty
+ * ```
+ */
 export interface JWTDecodeParams {
   /** The compact JWE. A missing or empty token decodes to `null`. */
   token?: string | null

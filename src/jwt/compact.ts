@@ -12,6 +12,13 @@ import type { ContentEncryption, SealedParts } from "./backend/types.js"
  * The largest token `decode` reads, in characters: 64 KiB. Tokens are stored in cookies chunked
  * at about 4 KB each, so this allows 16 chunks, far beyond a real session. Anything larger is
  * rejected before any crypto runs.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TOKEN_LENGTH } from "latchkey/jwt"
+ * // decode refuses longer tokens with InvalidTokenError, reason "too_large", before any crypto runs
+ * if (token.length > MAX_TOKEN_LENGTH) console.warn("oversized session token")
+ * ```
  */
 export const MAX_TOKEN_LENGTH = 65_536
 

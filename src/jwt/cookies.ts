@@ -14,17 +14,42 @@ import { headerReader, type RequestLike } from "./headers.js"
  * The byte limit every `Set-Cookie` header line, `Set-Cookie: ` included, stays under. Browsers
  * keep cookies up to 4096 bytes (RFC 6265 §6.1); staying under it for the whole line leaves room
  * for the attributes in every browser.
+ *
+ * @example
+ * ```ts
+ * import { setCookieHeaders, SET_COOKIE_LIMIT } from "latchkey/jwt"
+ * const values = setCookieHeaders({ name: "authjs.session-token", value: token })
+ * values.every((value) => `Set-Cookie: ${value}`.length < SET_COOKIE_LIMIT) // true, however long the token
+ * ```
  */
 export const SET_COOKIE_LIMIT = 4096
 
 const HEADER_PREFIX_LENGTH = "Set-Cookie: ".length
 
-/** How many chunks a reader accepts: enough for {@link MAX_TOKEN_LENGTH} at the smallest chunk. */
+/**
+ * How many chunks a reader accepts: enough for {@link MAX_TOKEN_LENGTH} at the smallest chunk.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CHUNKS, setCookieHeaders } from "latchkey/jwt"
+ * const chunks = setCookieHeaders({ name: "authjs.session-token", value: token }).length
+ * console.log(`${chunks} of at most ${MAX_CHUNKS} cookies`) // a value that needs more throws InvalidOptionError
+ * ```
+ */
 export const MAX_CHUNKS = 32
 
 const CHUNK_SUFFIX = /^(0|[1-9][0-9]{0,2})$/
 
-/** Attributes for a session cookie. Unset ones take the safe defaults noted. */
+/**
+ * Attributes for a session cookie. Unset ones take the safe defaults noted.
+ *
+ * @example
+ * ```ts
+ * import { setCookieHeaders, type SessionCookieOptions } from "latchkey/jwt"
+ * const options: SessionCookieOptions = { domain: "example.com", sameSite: "strict", maxAge: 30 * 24 * 60 * 60 }
+ * const values = setCookieHeaders({ name: "__Secure-authjs.session-token", value: token, options })
+ * ```
+ */
 export interface SessionCookieOptions {
   /** Default "/". */
   path?: string
@@ -159,7 +184,17 @@ function splitEncoded(value: string, budget: (index: number) => number): string[
   return pieces
 }
 
-/** What {@link setCookieHeaders} takes. */
+/**
+ * What {@link setCookieHeaders} takes.
+ *
+ * @example
+ * ```ts
+ * import { setCookieHeaders, type SetCookieParams } from "latchkey/jwt"
+ * // signing out: expire the session cookie and every chunk of it the request holds
+ * const params: SetCookieParams = { name: "__Secure-authjs.session-token", value: null, request }
+ * for (const value of setCookieHeaders(params)) response.headers.append("set-cookie", value)
+ * ```
+ */
 export interface SetCookieParams {
   /** The cookie name, such as `__Secure-authjs.session-token`. */
   name: string

@@ -6,15 +6,54 @@ import { headerReader, type RequestLike } from "./headers.js"
 import { codec } from "./runtime.js"
 import { secretsOrEnv, type SecretInput } from "./secrets.js"
 
-/** The session cookie's name over plain HTTP. Also the default salt of tokens stored in it. */
+/**
+ * The session cookie's name over plain HTTP. Also the default salt of tokens stored in it.
+ *
+ * @example
+ * ```ts
+ * import { getToken, SESSION_COOKIE_NAME } from "latchkey/jwt"
+ * // "authjs.session-token": read only this cookie, with its own name as the salt
+ * const token = await getToken({ req: request, cookieName: SESSION_COOKIE_NAME })
+ * ```
+ */
 export const SESSION_COOKIE_NAME = "authjs.session-token"
-/** The session cookie's name over HTTPS. Also the default salt of tokens stored in it. */
+/**
+ * The session cookie's name over HTTPS. Also the default salt of tokens stored in it.
+ *
+ * @example
+ * ```ts
+ * import { encode, setCookieHeaders, SECURE_SESSION_COOKIE_NAME as name } from "latchkey/jwt"
+ * const value = await encode({ token: { sub: "42" }, secret, salt: name }) // "__Secure-authjs.session-token"
+ * const headers = setCookieHeaders({ name, value })
+ * ```
+ */
 export const SECURE_SESSION_COOKIE_NAME = "__Secure-authjs.session-token"
 
-/** A replacement for `decode`, such as {@link decodeNextAuthV4}. */
+/**
+ * A replacement for `decode`, such as {@link decodeNextAuthV4}.
+ *
+ * @example
+ * ```ts
+ * import { decode, getToken, type TokenDecoder } from "latchkey/jwt"
+ * const adminsOnly: TokenDecoder = async (params) => {
+ *   const claims = await decode(params)
+ *   return claims?.role === "admin" ? claims : null
+ * }
+ * const token = await getToken({ req: request, decode: adminsOnly })
+ * ```
+ */
 export type TokenDecoder<Payload = JWT> = (params: JWTDecodeParams) => Awaitable<Payload | null>
 
-/** What {@link getToken} takes. */
+/**
+ * What {@link getToken} takes.
+ *
+ * @example
+ * ```ts
+ * import { getToken, type GetTokenParams } from "latchkey/jwt"
+ * const options = { secureCookie: true, logger: console } satisfies Omit<GetTokenParams, "req">
+ * const token = await getToken({ req: request, ...options }) // only the __Secure- cookie; rejections logged
+ * ```
+ */
 export interface GetTokenParams<Payload = JWT> {
   /** The incoming request: a `Request`, a `Headers`, or `{ headers }` (a `Headers` or a plain record). */
   req: RequestLike

@@ -5,10 +5,33 @@
  */
 import { InvalidOptionError } from "../errors.js"
 
-/** A plain header record, as Node's `IncomingMessage.headers`. */
+/**
+ * A plain header record, as Node's `IncomingMessage.headers`.
+ *
+ * @example
+ * ```ts
+ * import type { IncomingMessage } from "node:http"
+ * import { getToken, type HeaderRecord } from "latchkey/jwt"
+ * async function sessionOf(req: IncomingMessage) {
+ *   const headers: HeaderRecord = req.headers // a repeated header arrives as an array
+ *   return getToken({ req: { headers } })
+ * }
+ * ```
+ */
 export type HeaderRecord = Record<string, string | string[] | undefined>
 
-/** Anything latchkey can read request headers from. */
+/**
+ * Anything latchkey can read request headers from.
+ *
+ * @example
+ * ```ts
+ * import { getToken, type RequestLike } from "latchkey/jwt"
+ * const userId = async (req: RequestLike) => (await getToken({ req }))?.sub ?? null
+ * await userId(request) // a Request
+ * await userId(request.headers) // a Headers
+ * await userId({ headers: { authorization: `Bearer ${token}` } }) // { headers } with a plain record
+ * ```
+ */
 export type RequestLike = Request | Headers | { headers: Headers | HeaderRecord }
 
 interface HeaderGetter {

@@ -26,4 +26,15 @@ export {
 export { MAX_TOKEN_LENGTH } from "./compact.js"
 export { cryptoBackend } from "./runtime.js"
 export { CLOCK_TOLERANCE, DEFAULT_MAX_AGE } from "./claims.js"
+/**
+ * The session token's claim types, re-exported from `latchkey/types`: `DefaultJWT` holds the
+ * claims latchkey writes by default, and `JWT` extends it with your own through declaration merging.
+ *
+ * @example
+ * ```ts
+ * import { decode, SESSION_COOKIE_NAME, type DefaultJWT, type JWT } from "latchkey/jwt"
+ * const claims: JWT | null = await decode({ token, secret, salt: SESSION_COOKIE_NAME })
+ * const { name, email, sub }: DefaultJWT = claims ?? {}
+ * ```
+ */
 export type { JWT, DefaultJWT } from "../types.js"

@@ -9,9 +9,27 @@ import type { SecretInput } from "./secrets.js"
 import { readSessionToken, type GetTokenParams } from "./get-token.js"
 import { codec } from "./runtime.js"
 
-/** next-auth v4's session cookie over plain HTTP. */
+/**
+ * next-auth v4's session cookie over plain HTTP.
+ *
+ * @example
+ * ```ts
+ * import { getNextAuthV4Token, NEXT_AUTH_V4_SESSION_COOKIE_NAME } from "latchkey/jwt"
+ * // "next-auth.session-token": read only the plain-HTTP v4 cookie
+ * const token = await getNextAuthV4Token({ req: request, cookieName: NEXT_AUTH_V4_SESSION_COOKIE_NAME })
+ * ```
+ */
 export const NEXT_AUTH_V4_SESSION_COOKIE_NAME = "next-auth.session-token"
-/** next-auth v4's session cookie over HTTPS. */
+/**
+ * next-auth v4's session cookie over HTTPS.
+ *
+ * @example
+ * ```ts
+ * import { setCookieHeaders, NEXT_AUTH_V4_SECURE_SESSION_COOKIE_NAME } from "latchkey/jwt"
+ * // once a v4 session has been re-issued as a latchkey one, expire "__Secure-next-auth.session-token"
+ * const expired = setCookieHeaders({ name: NEXT_AUTH_V4_SECURE_SESSION_COOKIE_NAME, value: null, request })
+ * ```
+ */
 export const NEXT_AUTH_V4_SECURE_SESSION_COOKIE_NAME = "__Secure-next-auth.session-token"
 
 /**

@@ -5,7 +5,16 @@
 import { InvalidOptionError, MissingSecretError } from "../errors.js"
 import { secretsFromEnv } from "../env.js"
 
-/** One secret, or several for rotation, newest first. */
+/**
+ * One secret, or several for rotation, newest first.
+ *
+ * @example
+ * ```ts
+ * import { decode, SESSION_COOKIE_NAME, type SecretInput } from "latchkey/jwt"
+ * const secret: SecretInput = [process.env.AUTH_SECRET_1!, process.env.AUTH_SECRET!] // newest first
+ * const claims = await decode({ token, secret, salt: SESSION_COOKIE_NAME })
+ * ```
+ */
 export type SecretInput = string | readonly string[]
 
 /** The secrets as a non-empty list. Throws {@link index!MissingSecretError} when there are none. */

@@ -4,7 +4,15 @@
  */
 import type { Account, Awaitable, User } from "../types.js"
 
-/** A stored user: always has an id. */
+/**
+ * A stored user: always has an id.
+ *
+ * @example
+ * ```ts
+ * import type { AdapterUser } from "latchkey/oauth"
+ * const user: AdapterUser = { id: "u_1", name: "Ada", email: "ada@example.com", emailVerified: null }
+ * ```
+ */
 export interface AdapterUser extends User {
   id: string
   email?: string | null
@@ -12,12 +20,29 @@ export interface AdapterUser extends User {
   emailVerified?: Date | null
 }
 
-/** A stored account: linked to a user. */
+/**
+ * A stored account: linked to a user.
+ *
+ * @example
+ * ```ts
+ * import type { AdapterAccount } from "latchkey/oauth"
+ * const account: AdapterAccount = { userId: "u_1", provider: "github", type: "oauth", providerAccountId: "583231" }
+ * ```
+ */
 export interface AdapterAccount extends Account {
   userId: string
 }
 
-/** A single-use email sign-in token, stored hashed. */
+/**
+ * A single-use email sign-in token, stored hashed.
+ *
+ * @example
+ * ```ts
+ * import type { VerificationToken } from "latchkey/oauth"
+ * // what an adapter's createVerificationToken receives for a magic link valid 24 hours
+ * const row: VerificationToken = { identifier: "ada@example.com", token: hashedToken, expires: new Date(Date.now() + 86_400_000) }
+ * ```
+ */
 export interface VerificationToken {
   identifier: string
   /** The SHA-256 of the token, never the token itself. */
@@ -25,7 +50,19 @@ export interface VerificationToken {
   expires: Date
 }
 
-/** Where users, accounts and verification tokens live. */
+/**
+ * Where users, accounts and verification tokens live.
+ *
+ * @example
+ * ```ts
+ * import { memoryAdapter, type Adapter } from "latchkey/oauth"
+ * const base = memoryAdapter() // or any Auth.js-shaped adapter
+ * const adapter: Adapter = {
+ *   ...base,
+ *   createUser: async (user) => { console.info("new user", user.email); return base.createUser(user) },
+ * } // then: createAuth({ providers, adapter })
+ * ```
+ */
 export interface Adapter {
   createUser(user: Omit<AdapterUser, "id"> & { id?: string }): Awaitable<AdapterUser>
   getUser(id: string): Awaitable<AdapterUser | null>

@@ -11,12 +11,32 @@ import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 
-/** How long a check cookie lives: 15 minutes. */
+/**
+ * How long a check cookie lives: 15 minutes.
+ *
+ * @example
+ * ```ts
+ * import { CHECK_MAX_AGE, startSignIn } from "latchkey/oauth"
+ * const { cookies } = await startSignIn(github, { redirectUri })
+ * cookies.every((cookie) => cookie.includes(`Max-Age=${CHECK_MAX_AGE}`)) // true: 900 s to come back from the provider
+ * ```
+ */
 export const CHECK_MAX_AGE = 15 * 60
 
 const COOKIE_NAMES: Record<CheckName, string> = { pkce: "authjs.pkce.code_verifier", state: "authjs.state", nonce: "authjs.nonce" }
 
-/** The cookie name of a check. */
+/**
+ * The cookie name of a check.
+ *
+ * Exported from `latchkey/oauth`.
+ *
+ * @example
+ * ```ts
+ * import { checkCookieName } from "latchkey/oauth"
+ * checkCookieName("pkce", true) // "__Secure-authjs.pkce.code_verifier"
+ * checkCookieName("state", false) // "authjs.state"
+ * ```
+ */
 export function checkCookieName(check: CheckName, secure: boolean): string {
   return secure ? `__Secure-${COOKIE_NAMES[check]}` : COOKIE_NAMES[check]
 }

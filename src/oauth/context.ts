@@ -11,10 +11,30 @@ import type { OAuthConfig, ResolvedOAuthProvider } from "../providers/types.js"
 import { authorizationServer } from "./discovery.js"
 import type { HttpOptions } from "./http.js"
 
-/** A provider as a factory returns it, or as `resolveProviders` returns it. */
+/**
+ * A provider as a factory returns it, or as `resolveProviders` returns it.
+ *
+ * @example
+ * ```ts
+ * import { startSignIn, type FlowProvider } from "latchkey/oauth"
+ * import GitHub from "latchkey/providers/github"
+ * const github: FlowProvider = GitHub({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET })
+ * const { url, cookies } = await startSignIn(github, { redirectUri: "https://app.example.com/auth/callback/github" })
+ * ```
+ */
 export type FlowProvider = OAuthConfig<any> | ResolvedOAuthProvider<any>
 
-/** Options shared by `startSignIn` and `finishSignIn`. */
+/**
+ * Options shared by `startSignIn` and `finishSignIn`.
+ *
+ * @example
+ * ```ts
+ * import { finishSignIn, startSignIn, type SignInOptions } from "latchkey/oauth"
+ * const options: SignInOptions = { redirectUri: "https://app.example.com/auth/callback/github", secret: process.env.AUTH_SECRET, timeout: 5000 }
+ * const { url, cookies } = await startSignIn(github, options)
+ * // later, at the callback: await finishSignIn(github, request, options)
+ * ```
+ */
 export interface SignInOptions extends HttpOptions {
   /** The callback URL registered with the provider, such as `https://app.example.com/auth/callback/github`. */
   redirectUri: string

@@ -9,7 +9,16 @@ import type { ResolvedOAuthProvider } from "../providers/types.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { translateError } from "./translate-error.js"
 
-/** How long a discovery document is reused: one hour. */
+/**
+ * How long a discovery document is reused: one hour.
+ *
+ * @example
+ * ```ts
+ * import { DISCOVERY_TTL } from "latchkey/oauth"
+ * // in milliseconds: a provider's changed endpoints are picked up at most this long after the change
+ * console.log(`discovery is cached for ${DISCOVERY_TTL / 60_000} minutes`) // 60
+ * ```
+ */
 export const DISCOVERY_TTL = 60 * 60 * 1000
 const MAX_CACHED_DOCUMENTS = 100
 
@@ -115,7 +124,18 @@ export async function authorizationServer(provider: ResolvedOAuthProvider, optio
   }
 }
 
-/** Drops every cached discovery document; for tests and key rotation drills. */
+/**
+ * Drops every cached discovery document; for tests and key rotation drills.
+ *
+ * Exported from `latchkey/oauth`.
+ *
+ * @example
+ * ```ts
+ * import { clearDiscoveryCache, startSignIn } from "latchkey/oauth"
+ * await startSignIn(provider, { redirectUri, fetch: testFetch }) // discovers through testFetch and caches
+ * clearDiscoveryCache(testFetch) // the cache is kept per fetch; no argument clears the global fetch's
+ * ```
+ */
 export function clearDiscoveryCache(fetchImplementation: typeof fetch = fetch): void {
   caches.get(fetchImplementation)?.clear()
 }

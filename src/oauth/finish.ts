@@ -11,7 +11,17 @@ import { mapProfile, obtainProfile } from "./profile.js"
 import { normalizeTokenResponse } from "./token-response.js"
 import { translateError } from "./translate-error.js"
 
-/** What a completed sign-in yields. */
+/**
+ * What a completed sign-in yields.
+ *
+ * @example
+ * ```ts
+ * import { finishSignIn, type FinishSignInResult } from "latchkey/oauth"
+ * const result: FinishSignInResult = await finishSignIn(github, request, { redirectUri })
+ * console.log(result.user.email, result.account.providerAccountId, result.tokens.scope)
+ * // send `result.cookies` as Set-Cookie headers: they clear the check cookies
+ * ```
+ */
 export interface FinishSignInResult {
   user: User
   account: Account

@@ -7,7 +7,16 @@
 import { allowInsecureRequests, customFetch } from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
 
-/** Options every flow function takes. */
+/**
+ * Options every flow function takes.
+ *
+ * @example
+ * ```ts
+ * import { refreshTokens, type HttpOptions } from "latchkey/oauth"
+ * const http: HttpOptions = { fetch: proxiedFetch, timeout: 3000, maxResponseBytes: 64 * 1024 } // proxiedFetch: your own fetch
+ * const tokens = await refreshTokens(google, refreshToken, http)
+ * ```
+ */
 export interface HttpOptions {
   /** Replaces the global `fetch`: for tests, proxies and custom TLS. */
   fetch?: typeof fetch
@@ -17,10 +26,28 @@ export interface HttpOptions {
   maxResponseBytes?: number
 }
 
-/** The default request timeout, in milliseconds. */
+/**
+ * The default request timeout, in milliseconds.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TIMEOUT, refreshTokens } from "latchkey/oauth"
+ * // 10 000 ms unless `timeout` says otherwise; give a slow provider twice as long
+ * const tokens = await refreshTokens(google, refreshToken, { timeout: 2 * DEFAULT_TIMEOUT })
+ * ```
+ */
 export const DEFAULT_TIMEOUT = 10_000
 
-/** The default bound on a response body: 1 MiB, far above any discovery document, JWKS or profile. */
+/**
+ * The default bound on a response body: 1 MiB, far above any discovery document, JWKS or profile.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_RESPONSE_BYTES, finishSignIn } from "latchkey/oauth"
+ * // a provider whose responses can exceed 1 MiB needs a higher bound
+ * const result = await finishSignIn(provider, request, { redirectUri, maxResponseBytes: 4 * DEFAULT_MAX_RESPONSE_BYTES })
+ * ```
+ */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576
 
 function isLoopbackHttp(url: string | URL): boolean {

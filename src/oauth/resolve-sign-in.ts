@@ -2,7 +2,19 @@ import { OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "./adapter.js"
 
-/** What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone. */
+/**
+ * What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone.
+ *
+ * @example
+ * ```ts
+ * import { getToken } from "latchkey/jwt"
+ * import { finishSignIn, resolveSignIn, type ResolveSignInParams } from "latchkey/oauth"
+ * const { user, account, profile } = await finishSignIn(github, request, { redirectUri })
+ * const current = await getToken({ req: request }) // a signed-in user's id is the session token's `sub`
+ * const params: ResolveSignInParams = { user, account, profile, provider: { id: "github" }, currentUserId: current?.sub }
+ * const { user: stored } = await resolveSignIn(adapter, params)
+ * ```
+ */
 export interface ResolveSignInParams {
   user: User
   account: Account
@@ -13,7 +25,17 @@ export interface ResolveSignInParams {
   currentUserId?: string | null
 }
 
-/** Who signed in, and what happened to the account table. */
+/**
+ * Who signed in, and what happened to the account table.
+ *
+ * @example
+ * ```ts
+ * import { resolveSignIn, type ResolveSignInResult } from "latchkey/oauth"
+ * const result: ResolveSignInResult = await resolveSignIn(adapter, { user, account, provider: { id: "github" } })
+ * if (result.isNewUser) console.info("welcome", result.user.email)
+ * else if (result.isNewAccount) console.info(`linked ${result.account.provider} to user ${result.user.id}`)
+ * ```
+ */
 export interface ResolveSignInResult {
   user: AdapterUser
   account: AdapterAccount

@@ -3,13 +3,34 @@ import { OAuthProtocolError } from "../errors.js"
 import { effectiveChecks, createCheckValues, sealChecks } from "./checks.js"
 import { flowContext, type FlowProvider, type SignInOptions } from "./context.js"
 
-/** What {@link startSignIn} takes beyond the shared options. */
+/**
+ * What {@link startSignIn} takes beyond the shared options.
+ *
+ * @example
+ * ```ts
+ * import { startSignIn, type StartSignInOptions } from "latchkey/oauth"
+ * import Google from "latchkey/providers/google"
+ * const options: StartSignInOptions = { redirectUri: "https://app.example.com/auth/callback/google", params: { login_hint: "ada@example.com" } }
+ * const { url, cookies } = await startSignIn(Google(), options)
+ * ```
+ */
 export interface StartSignInOptions extends SignInOptions {
   /** Extra authorization parameters for this sign-in only, such as `{ login_hint }`. */
   params?: Record<string, string | undefined>
 }
 
-/** Where to send the browser, and the cookies that carry the sealed checks. */
+/**
+ * Where to send the browser, and the cookies that carry the sealed checks.
+ *
+ * @example
+ * ```ts
+ * import { startSignIn, type StartSignInResult } from "latchkey/oauth"
+ * const { url, cookies }: StartSignInResult = await startSignIn(github, { redirectUri })
+ * const headers = new Headers({ location: url.href })
+ * for (const cookie of cookies) headers.append("set-cookie", cookie)
+ * const response = new Response(null, { status: 302, headers })
+ * ```
+ */
 export interface StartSignInResult {
   url: URL
   cookies: string[]

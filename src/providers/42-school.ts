@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET /v2/me` on the 42 API (abridged: cursus, projects and the like are left untyped). */
+/**
+ * The user object of `GET /v2/me` on the 42 API (abridged: cursus, projects and the like are left untyped).
+ *
+ * @example
+ * ```ts
+ * import FortyTwoSchool, { type FortyTwoSchoolProfile } from "latchkey/providers/42-school"
+ * const provider = FortyTwoSchool({
+ *   profile: (profile: FortyTwoSchoolProfile) => ({ id: String(profile.id), name: profile.login, email: profile.email, image: profile.image.versions.small }),
+ * })
+ * ```
+ */
 export interface FortyTwoSchoolProfile {
   id: number
   email: string

@@ -1,7 +1,16 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The customer profile of `GET https://api.amazon.com/user/profile`. */
+/**
+ * The customer profile of `GET https://api.amazon.com/user/profile`.
+ *
+ * @example
+ * ```ts
+ * import Amazon, { type AmazonProfile } from "latchkey/providers/amazon"
+ * const provider = Amazon({ authorization: { params: { scope: "profile postal_code" } } })
+ * const postalCode = (profile: AmazonProfile) => profile.postal_code ?? null
+ * ```
+ */
 export interface AmazonProfile {
   /** Stable per developer: every app of one company sees the same id for a customer. */
   user_id: string

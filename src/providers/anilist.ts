@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The GraphQL response to the `Viewer` query latchkey sends. */
+/**
+ * The GraphQL response to the `Viewer` query latchkey sends.
+ *
+ * @example
+ * ```ts
+ * import AniList, { type AniListProfile } from "latchkey/providers/anilist"
+ * const provider = AniList({
+ *   profile: ({ data: { Viewer: viewer } }: AniListProfile) => ({ id: String(viewer.id), name: viewer.name, image: viewer.avatar?.medium ?? null }),
+ * })
+ * ```
+ */
 export interface AniListProfile {
   data: {
     Viewer: {

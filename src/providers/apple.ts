@@ -1,13 +1,30 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The `user` form field Apple posts on a user's first sign-in only. */
+/**
+ * The `user` form field Apple posts on a user's first sign-in only.
+ *
+ * @example
+ * ```ts
+ * import type { AppleFirstSignInUser } from "latchkey/providers/apple"
+ * // Sent on the first sign-in only: store it then, or the name is gone.
+ * const givenName = (user: AppleFirstSignInUser | undefined) => user?.name?.firstName ?? null
+ * ```
+ */
 export interface AppleFirstSignInUser {
   name?: { firstName?: string; lastName?: string }
   email?: string
 }
 
-/** The claims of an Apple id_token, plus the first-sign-in `user` field when present. */
+/**
+ * The claims of an Apple id_token, plus the first-sign-in `user` field when present.
+ *
+ * @example
+ * ```ts
+ * import type { AppleProfile } from "latchkey/providers/apple"
+ * const isRelayAddress = (profile: AppleProfile) => profile.is_private_email === true || profile.is_private_email === "true"
+ * ```
+ */
 export interface AppleProfile {
   iss: string
   aud: string

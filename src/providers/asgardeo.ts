@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of an Asgardeo id_token for the `openid profile email` scopes. */
+/**
+ * The claims of an Asgardeo id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Asgardeo, { type AsgardeoProfile } from "latchkey/providers/asgardeo"
+ * const provider = Asgardeo({
+ *   profile: (profile: AsgardeoProfile) => ({ id: profile.sub, name: profile.username ?? profile.name ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface AsgardeoProfile {
   iss: string
   aud: string | string[]

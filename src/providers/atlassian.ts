@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The account of `GET https://api.atlassian.com/me` (User Identity API, `read:me`). */
+/**
+ * The account of `GET https://api.atlassian.com/me` (User Identity API, `read:me`).
+ *
+ * @example
+ * ```ts
+ * import Atlassian, { type AtlassianProfile } from "latchkey/providers/atlassian"
+ * const provider = Atlassian({
+ *   profile: (profile: AtlassianProfile) => ({ id: profile.account_id, name: profile.nickname, email: profile.email || null, image: profile.picture }),
+ * })
+ * ```
+ */
 export interface AtlassianProfile {
   account_id: string
   account_type: string

@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The standard claims Auth0 returns for the `openid profile email` scopes. */
+/**
+ * The standard claims Auth0 returns for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Auth0, { type Auth0Profile } from "latchkey/providers/auth0"
+ * const provider = Auth0({
+ *   profile: (profile: Auth0Profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface Auth0Profile {
   sub: string
   name?: string

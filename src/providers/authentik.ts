@@ -2,7 +2,15 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { standardClaimsOrUsername } from "./core/defaults.js"
 
-/** The claims authentik puts in id_tokens for the `openid profile email` scopes. */
+/**
+ * The claims authentik puts in id_tokens for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import type { AuthentikProfile } from "latchkey/providers/authentik"
+ * const isAdmin = (profile: AuthentikProfile) => profile.groups?.includes("authentik Admins") ?? false
+ * ```
+ */
 export interface AuthentikProfile {
   iss: string
   sub: string

@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The response of the APS OIDC userinfo endpoint (`GET https://api.userprofile.autodesk.com/userinfo`). */
+/**
+ * The response of the APS OIDC userinfo endpoint (`GET https://api.userprofile.autodesk.com/userinfo`).
+ *
+ * @example
+ * ```ts
+ * import Autodesk, { type AutodeskProfile } from "latchkey/providers/autodesk"
+ * const provider = Autodesk({
+ *   profile: (profile: AutodeskProfile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface AutodeskProfile {
   /** The Autodesk ID of the user. */
   sub: string

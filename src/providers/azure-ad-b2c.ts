@@ -1,7 +1,18 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of an Azure AD B2C id_token, as a user flow returns them. */
+/**
+ * The claims of an Azure AD B2C id_token, as a user flow returns them.
+ *
+ * @example
+ * ```ts
+ * import AzureADB2C, { type AzureADB2CProfile } from "latchkey/providers/azure-ad-b2c"
+ * const provider = AzureADB2C({
+ *   tenantName: "contoso",
+ *   profile: (profile: AzureADB2CProfile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.emails?.[0] ?? null }),
+ * })
+ * ```
+ */
 export interface AzureADB2CProfile {
   iss: string
   aud: string
@@ -21,7 +32,16 @@ export interface AzureADB2CProfile {
   [claim: string]: unknown
 }
 
-/** Azure AD B2C options: which tenant and which user flow sign users in. */
+/**
+ * Azure AD B2C options: which tenant and which user flow sign users in.
+ *
+ * @example
+ * ```ts
+ * import AzureADB2C, { type AzureADB2CUserConfig } from "latchkey/providers/azure-ad-b2c"
+ * const options: AzureADB2CUserConfig = { tenantName: "contoso", tenantId: "775527ff-9a37-4307-8b3d-cc311f58d925", userFlow: "B2C_1_profileedit" }
+ * const provider = AzureADB2C(options)
+ * ```
+ */
 export interface AzureADB2CUserConfig extends OIDCUserConfig<AzureADB2CProfile> {
   /** The tenant name, as in `<tenantName>.onmicrosoft.com` and `<tenantName>.b2clogin.com`. */
   tenantName?: string

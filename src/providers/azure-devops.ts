@@ -2,7 +2,17 @@ import type { TokenSet } from "../types.js"
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The profile of `GET /_apis/profile/profiles/me` (Azure DevOps Services REST API 7.1). */
+/**
+ * The profile of `GET /_apis/profile/profiles/me` (Azure DevOps Services REST API 7.1).
+ *
+ * @example
+ * ```ts
+ * import AzureDevOps, { type AzureDevOpsProfile } from "latchkey/providers/azure-devops"
+ * const provider = AzureDevOps({
+ *   profile: (profile: AzureDevOpsProfile) => ({ id: profile.id, name: profile.publicAlias || profile.displayName, email: profile.emailAddress || null }),
+ * })
+ * ```
+ */
 export interface AzureDevOpsProfile {
   id: string
   displayName: string

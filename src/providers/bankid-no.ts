@@ -2,7 +2,17 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { decodeBase64url } from "../jwt/base64url.js"
 
-/** The userinfo claims of the BankID OIDC Provider for the `openid profile` scopes (more with `email`, `phone`, `address`, `nnin_altsub`). */
+/**
+ * The userinfo claims of the BankID OIDC Provider for the `openid profile` scopes (more with `email`, `phone`, `address`, `nnin_altsub`).
+ *
+ * @example
+ * ```ts
+ * import BankIDNorway, { type BankIDNorwayProfile } from "latchkey/providers/bankid-no"
+ * const provider = BankIDNorway({
+ *   profile: (profile: BankIDNorwayProfile) => ({ id: profile.sub, name: `${profile.given_name} ${profile.family_name}`, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface BankIDNorwayProfile {
   /** The same as in the id_token. */
   sub: string
@@ -28,7 +38,16 @@ export interface BankIDNorwayProfile {
   [claim: string]: unknown
 }
 
-/** BankID options: everything in {@link OIDCUserConfig}, plus the environment. */
+/**
+ * BankID options: everything in {@link OIDCUserConfig}, plus the environment.
+ *
+ * @example
+ * ```ts
+ * import BankIDNorway, { type BankIDNorwayUserConfig } from "latchkey/providers/bankid-no"
+ * const options: BankIDNorwayUserConfig = { environment: process.env.NODE_ENV === "production" ? "production" : "test" }
+ * const provider = BankIDNorway(options)
+ * ```
+ */
 export interface BankIDNorwayUserConfig extends OIDCUserConfig<BankIDNorwayProfile> {
   /** `"production"` or `"test"` (BankID's "current" pre-production environment). Default `"production"`. Ignored when `issuer` is set. */
   environment?: "production" | "test"

@@ -1,7 +1,15 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Battle.net id_token. */
+/**
+ * The claims of a Battle.net id_token.
+ *
+ * @example
+ * ```ts
+ * import type { BattleNetProfile } from "latchkey/providers/battlenet"
+ * const gamerName = (profile: BattleNetProfile) => profile.battle_tag.split("#")[0] // "Name" of "Name#1234"
+ * ```
+ */
 export interface BattleNetProfile {
   /** The account id, as a string. */
   sub: string
@@ -18,7 +26,16 @@ export interface BattleNetProfile {
   [claim: string]: unknown
 }
 
-/** Battle.net options: everything in {@link OIDCUserConfig}, plus the region. */
+/**
+ * Battle.net options: everything in {@link OIDCUserConfig}, plus the region.
+ *
+ * @example
+ * ```ts
+ * import BattleNet, { type BattleNetUserConfig } from "latchkey/providers/battlenet"
+ * const options: BattleNetUserConfig = { region: "global", authorization: { params: { scope: "openid wow.profile" } } }
+ * const provider = BattleNet(options)
+ * ```
+ */
 export interface BattleNetUserConfig extends OIDCUserConfig<BattleNetProfile> {
   /**
    * `"global"` (the Americas, Europe, Korea and Taiwan share https://oauth.battle.net) or `"cn"`

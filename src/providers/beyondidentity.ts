@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Beyond Identity id_token. */
+/**
+ * The claims of a Beyond Identity id_token.
+ *
+ * @example
+ * ```ts
+ * import BeyondIdentity, { type BeyondIdentityProfile } from "latchkey/providers/beyondidentity"
+ * const provider = BeyondIdentity({
+ *   profile: (profile: BeyondIdentityProfile) => ({ id: profile.sub, name: profile.preferred_username ?? profile.name ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface BeyondIdentityProfile {
   iss: string
   aud: string | string[]

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET /2.0/user`, with `email` added from `GET /2.0/user/emails`. */
+/**
+ * The user of `GET /2.0/user`, with `email` added from `GET /2.0/user/emails`.
+ *
+ * @example
+ * ```ts
+ * import Bitbucket, { type BitbucketProfile } from "latchkey/providers/bitbucket"
+ * const provider = Bitbucket({
+ *   profile: (profile: BitbucketProfile) => ({ id: profile.account_id, name: profile.nickname, email: profile.email ?? null, image: profile.links.avatar?.href ?? null }),
+ * })
+ * ```
+ */
 export interface BitbucketProfile {
   type: "user"
   /** The UUID in braces, such as `{b6f7…}`. */
@@ -20,7 +30,15 @@ export interface BitbucketProfile {
   [field: string]: unknown
 }
 
-/** One entry of `GET /2.0/user/emails`. */
+/**
+ * One entry of `GET /2.0/user/emails`.
+ *
+ * @example
+ * ```ts
+ * import type { BitbucketEmail } from "latchkey/providers/bitbucket"
+ * const confirmedAddresses = (emails: BitbucketEmail[]) => emails.filter((entry) => entry.is_confirmed).map((entry) => entry.email)
+ * ```
+ */
 export interface BitbucketEmail {
   email: string
   is_primary: boolean

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET /2.0/users/me`. */
+/**
+ * The user of `GET /2.0/users/me`.
+ *
+ * @example
+ * ```ts
+ * import Box, { type BoxProfile } from "latchkey/providers/box"
+ * const provider = Box({
+ *   profile: (profile: BoxProfile) => ({ id: profile.id, name: profile.name, email: profile.notification_email?.email ?? profile.login }),
+ * })
+ * ```
+ */
 export interface BoxProfile {
   id: string
   type: "user"

@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of SAML Jackson's `GET /api/oauth/userinfo`. */
+/**
+ * The response of SAML Jackson's `GET /api/oauth/userinfo`.
+ *
+ * @example
+ * ```ts
+ * import type { BoxyHQSAMLProfile } from "latchkey/providers/boxyhq-saml"
+ * const isAdmin = (profile: BoxyHQSAMLProfile) => profile.roles?.includes("admin") ?? false
+ * ```
+ */
 export interface BoxyHQSAMLProfile {
   /** The user's id at the identity provider (the SAML NameID). */
   id: string

@@ -2,7 +2,17 @@ import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 import { readEnv } from "../env.js"
 
-/** The response of `GET /Platform/User/GetBungieNetUserById/{id}/`: a GeneralUser in the platform envelope. */
+/**
+ * The response of `GET /Platform/User/GetBungieNetUserById/{id}/`: a GeneralUser in the platform envelope.
+ *
+ * @example
+ * ```ts
+ * import Bungie, { type BungieProfile } from "latchkey/providers/bungie"
+ * const provider = Bungie({
+ *   profile: ({ Response: user }: BungieProfile) => ({ id: user.membershipId, name: user.uniqueName, image: `https://www.bungie.net${user.profilePicturePath}` }),
+ * })
+ * ```
+ */
 export interface BungieProfile {
   Response: {
     /** int64, sent as a string. */
@@ -44,7 +54,16 @@ export interface BungieProfile {
   [field: string]: unknown
 }
 
-/** Bungie options: everything in {@link OAuthUserConfig}, plus the application's API key. */
+/**
+ * Bungie options: everything in {@link OAuthUserConfig}, plus the application's API key.
+ *
+ * @example
+ * ```ts
+ * import Bungie, { type BungieUserConfig } from "latchkey/providers/bungie"
+ * const options: BungieUserConfig = { apiKey: process.env.BUNGIE_API_KEY, clientId: process.env.BUNGIE_CLIENT_ID }
+ * const provider = Bungie(options)
+ * ```
+ */
 export interface BungieUserConfig extends OAuthUserConfig<BungieProfile> {
   /** The application's API key, sent as `X-API-Key` on platform calls. Default: `AUTH_BUNGIE_API_KEY`. */
   apiKey?: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /api/v2/user` (the authorized user). */
+/**
+ * The response of `GET /api/v2/user` (the authorized user).
+ *
+ * @example
+ * ```ts
+ * import ClickUp, { type ClickUpProfile } from "latchkey/providers/click-up"
+ * const provider = ClickUp({
+ *   profile: ({ user }: ClickUpProfile) => ({ id: String(user.id), name: user.username || user.initials, email: user.email, image: user.profilePicture }),
+ * })
+ * ```
+ */
 export interface ClickUpProfile {
   user: {
     id: number

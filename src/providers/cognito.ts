@@ -1,7 +1,15 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of an Amazon Cognito user pool id_token for the `openid profile email` scopes. */
+/**
+ * The claims of an Amazon Cognito user pool id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import type { CognitoProfile } from "latchkey/providers/cognito"
+ * const inGroup = (profile: CognitoProfile, group: string) => profile["cognito:groups"]?.includes(group) ?? false
+ * ```
+ */
 export interface CognitoProfile {
   iss: string
   aud: string

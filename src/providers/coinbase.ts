@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.coinbase.com/v2/user`. */
+/**
+ * The response of `GET https://api.coinbase.com/v2/user`.
+ *
+ * @example
+ * ```ts
+ * import Coinbase, { type CoinbaseProfile } from "latchkey/providers/coinbase"
+ * const provider = Coinbase({
+ *   profile: ({ data }: CoinbaseProfile) => ({ id: data.id, name: data.username ?? data.name, email: data.email ?? null, image: data.avatar_url }),
+ * })
+ * ```
+ */
 export interface CoinbaseProfile {
   data: {
     id: string

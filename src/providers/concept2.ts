@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /api/users/me` on the Concept2 Logbook API. */
+/**
+ * The response of `GET /api/users/me` on the Concept2 Logbook API.
+ *
+ * @example
+ * ```ts
+ * import Concept2, { type Concept2Profile } from "latchkey/providers/concept2"
+ * const provider = Concept2({
+ *   profile: ({ data }: Concept2Profile) => ({ id: String(data.id), name: data.username, email: data.email, image: data.profile_image }),
+ * })
+ * ```
+ */
 export interface Concept2Profile {
   data: {
     id: number

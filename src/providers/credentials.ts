@@ -8,7 +8,16 @@
 import type { Awaitable, User } from "../types.js"
 import type { CommonProviderOptions } from "./types.js"
 
-/** One form field: any HTML input attribute, plus a label. */
+/**
+ * One form field: any HTML input attribute, plus a label.
+ *
+ * @example
+ * ```ts
+ * import Credentials, { type CredentialInput } from "latchkey/providers/credentials"
+ * const code: CredentialInput = { label: "One-time code", type: "text", inputmode: "numeric", autocomplete: "one-time-code" }
+ * const provider = Credentials({ id: "otp", credentials: { code }, authorize: async () => null })
+ * ```
+ */
 export interface CredentialInput {
   label?: string
   type?: string
@@ -18,7 +27,16 @@ export interface CredentialInput {
   [attribute: string]: unknown
 }
 
-/** A credentials provider's configuration. */
+/**
+ * A credentials provider's configuration.
+ *
+ * @example
+ * ```ts
+ * import Credentials, { type CredentialsConfig } from "latchkey/providers/credentials"
+ * const provider: CredentialsConfig = Credentials({ name: "Staff login", authorize: async () => null })
+ * const fieldNames = (config: CredentialsConfig) => Object.keys(config.credentials)
+ * ```
+ */
 export interface CredentialsConfig<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
   type: "credentials"
   /** The form fields, by name. */

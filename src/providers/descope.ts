@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Descope id_token for the `openid profile email` scopes. */
+/**
+ * The claims of a Descope id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Descope, { type DescopeProfile } from "latchkey/providers/descope"
+ * const provider = Descope({
+ *   profile: (profile: DescopeProfile) => ({ id: profile.sub, name: profile.given_name ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface DescopeProfile {
   iss: string
   aud: string | string[]

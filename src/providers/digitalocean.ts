@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.digitalocean.com/v2/account`. */
+/**
+ * The response of `GET https://api.digitalocean.com/v2/account`.
+ *
+ * @example
+ * ```ts
+ * import type { DigitalOceanProfile } from "latchkey/providers/digitalocean"
+ * const canSignIn = (profile: DigitalOceanProfile) => profile.account.status !== "locked" && profile.account.email_verified
+ * ```
+ */
 export interface DigitalOceanProfile {
   account: {
     uuid: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET /users/@me`. */
+/**
+ * The user object of `GET /users/@me`.
+ *
+ * @example
+ * ```ts
+ * import Discord, { type DiscordProfile } from "latchkey/providers/discord"
+ * const provider = Discord({
+ *   profile: (profile: DiscordProfile) => ({ id: profile.id, name: profile.username, email: profile.verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface DiscordProfile {
   id: string
   username: string

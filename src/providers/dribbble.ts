@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET https://api.dribbble.com/v2/user`. The API does not expose email addresses. */
+/**
+ * The user of `GET https://api.dribbble.com/v2/user`. The API does not expose email addresses.
+ *
+ * @example
+ * ```ts
+ * import Dribbble, { type DribbbleProfile } from "latchkey/providers/dribbble"
+ * const provider = Dribbble({
+ *   profile: (profile: DribbbleProfile) => ({ id: String(profile.id), name: profile.login, image: profile.avatar_url }),
+ * })
+ * ```
+ */
 export interface DribbbleProfile {
   id: number
   name: string

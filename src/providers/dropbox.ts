@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The `FullAccount` of `POST /2/users/get_current_account`. */
+/**
+ * The `FullAccount` of `POST /2/users/get_current_account`.
+ *
+ * @example
+ * ```ts
+ * import Dropbox, { type DropboxProfile } from "latchkey/providers/dropbox"
+ * const provider = Dropbox({
+ *   profile: (profile: DropboxProfile) => ({ id: profile.account_id, name: profile.name.familiar_name, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface DropboxProfile {
   account_id: string
   name: { given_name: string; surname: string; familiar_name: string; display_name: string; abbreviated_name: string }

@@ -2,7 +2,17 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { standardClaimsOrUsername } from "./core/defaults.js"
 
-/** The claims of Duende IdentityServer's userinfo endpoint for the `openid profile email` scopes. */
+/**
+ * The claims of Duende IdentityServer's userinfo endpoint for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import DuendeIdentityServer6, { type DuendeIdentityServer6Profile } from "latchkey/providers/duende-identity-server6"
+ * const provider = DuendeIdentityServer6({
+ *   profile: (profile: DuendeIdentityServer6Profile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface DuendeIdentityServer6Profile {
   sub: string
   name?: string

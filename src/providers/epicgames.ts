@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.epicgames.dev/epic/oauth/v2/userInfo`. */
+/**
+ * The response of `GET https://api.epicgames.dev/epic/oauth/v2/userInfo`.
+ *
+ * @example
+ * ```ts
+ * import EpicGames, { type EpicGamesProfile } from "latchkey/providers/epicgames"
+ * const provider = EpicGames({
+ *   profile: (profile: EpicGamesProfile) => ({ id: profile.sub, name: profile.preferred_username ?? "Epic player" }),
+ * })
+ * ```
+ */
 export interface EpicGamesProfile {
   /** The Epic Account ID. */
   sub: string

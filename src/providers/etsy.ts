@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET https://api.etsy.com/v3/application/users/{user_id}` (Open API v3). */
+/**
+ * The user object of `GET https://api.etsy.com/v3/application/users/{user_id}` (Open API v3).
+ *
+ * @example
+ * ```ts
+ * import Etsy, { type EtsyProfile } from "latchkey/providers/etsy"
+ * const provider = Etsy({
+ *   profile: (profile: EtsyProfile) => ({ id: String(profile.user_id), name: profile.first_name ?? null, email: profile.primary_email ?? null, image: profile.image_url_75x75 ?? null }),
+ * })
+ * ```
+ */
 export interface EtsyProfile {
   /** Also the id of the user's shop, if they have one. */
   user_id: number

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET /v3/users/me/`. */
+/**
+ * The user object of `GET /v3/users/me/`.
+ *
+ * @example
+ * ```ts
+ * import Eventbrite, { type EventbriteProfile } from "latchkey/providers/eventbrite"
+ * const provider = Eventbrite({
+ *   profile: (profile: EventbriteProfile) => ({ id: profile.id, name: profile.name, email: profile.emails.find((entry) => entry.primary && entry.verified)?.email ?? null }),
+ * })
+ * ```
+ */
 export interface EventbriteProfile {
   id: string
   name: string

@@ -2,7 +2,15 @@ import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 import { decodeBase64url } from "../jwt/base64url.js"
 
-/** The claims of an EVE SSO v2 access token, a JWT that names the character the user chose. */
+/**
+ * The claims of an EVE SSO v2 access token, a JWT that names the character the user chose.
+ *
+ * @example
+ * ```ts
+ * import type { EVEOnlineProfile } from "latchkey/providers/eveonline"
+ * const characterId = (profile: EVEOnlineProfile) => Number(profile.sub.split(":")[2]) // from "CHARACTER:EVE:<id>"
+ * ```
+ */
 export interface EVEOnlineProfile {
   /** `CHARACTER:EVE:<character id>`. */
   sub: string

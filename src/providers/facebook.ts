@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The User node of `GET /me?fields=id,name,email,picture` (Graph API v26.0). */
+/**
+ * The User node of `GET /me?fields=id,name,email,picture` (Graph API v26.0).
+ *
+ * @example
+ * ```ts
+ * import Facebook, { type FacebookProfile } from "latchkey/providers/facebook"
+ * const provider = Facebook({
+ *   profile: (profile: FacebookProfile) => ({ id: profile.id, name: profile.first_name ?? profile.name ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface FacebookProfile {
   /** The app-scoped user id: stable for this app, different in every other app. */
   id: string

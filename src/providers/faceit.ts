@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims FACEIT Connect puts in id_tokens for the `openid profile email` scopes. */
+/**
+ * The claims FACEIT Connect puts in id_tokens for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import FACEIT, { type FACEITProfile } from "latchkey/providers/faceit"
+ * const provider = FACEIT({
+ *   profile: (profile: FACEITProfile) => ({ id: profile.guid, name: profile.nickname, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface FACEITProfile {
   sub?: string
   /** The FACEIT player id (a UUID). */

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET https://api.figma.com/v1/me`. */
+/**
+ * The user of `GET https://api.figma.com/v1/me`.
+ *
+ * @example
+ * ```ts
+ * import Figma, { type FigmaProfile } from "latchkey/providers/figma"
+ * const provider = Figma({
+ *   profile: (profile: FigmaProfile) => ({ id: profile.id, name: profile.handle, email: profile.email, image: profile.img_url || null }),
+ * })
+ * ```
+ */
 export interface FigmaProfile {
   id: string
   handle: string

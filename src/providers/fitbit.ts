@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.fitbit.com/1/user/-/profile.json`. */
+/**
+ * The response of `GET https://api.fitbit.com/1/user/-/profile.json`.
+ *
+ * @example
+ * ```ts
+ * import Fitbit, { type FitbitProfile } from "latchkey/providers/fitbit"
+ * const provider = Fitbit({
+ *   profile: ({ user }: FitbitProfile) => ({ id: user.encodedId, name: user.displayName, image: user.avatar150 ?? null }),
+ * })
+ * ```
+ */
 export interface FitbitProfile {
   user: {
     /** The Fitbit user id. */

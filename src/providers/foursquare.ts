@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /v2/users/self`, with its `meta` and `response` envelope. */
+/**
+ * The response of `GET /v2/users/self`, with its `meta` and `response` envelope.
+ *
+ * @example
+ * ```ts
+ * import Foursquare, { type FoursquareProfile } from "latchkey/providers/foursquare"
+ * const provider = Foursquare({
+ *   profile: ({ response: { user } }: FoursquareProfile) => ({ id: user.id, name: user.firstName, image: `${user.photo.prefix}300x300${user.photo.suffix}` }),
+ * })
+ * ```
+ */
 export interface FoursquareProfile {
   meta: { code: number; requestId: string }
   response: {

@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.freshbooks.com/auth/api/v1/users/me` (the identity). */
+/**
+ * The response of `GET https://api.freshbooks.com/auth/api/v1/users/me` (the identity).
+ *
+ * @example
+ * ```ts
+ * import type { FreshBooksProfile } from "latchkey/providers/freshbooks"
+ * const businessNames = (profile: FreshBooksProfile) => profile.response.business_memberships?.map((membership) => membership.business.name) ?? []
+ * ```
+ */
 export interface FreshBooksProfile {
   response: {
     /** The identity id, the same across every business the user belongs to. */

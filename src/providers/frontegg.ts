@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Frontegg hosted-login id_token. */
+/**
+ * The claims of a Frontegg hosted-login id_token.
+ *
+ * @example
+ * ```ts
+ * import Frontegg, { type FronteggProfile } from "latchkey/providers/frontegg"
+ * const provider = Frontegg({
+ *   profile: (profile: FronteggProfile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.profilePictureUrl ?? null }),
+ * })
+ * ```
+ */
 export interface FronteggProfile {
   iss: string
   aud: string

@@ -2,7 +2,15 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { standardClaimsOrUsername } from "./core/defaults.js"
 
-/** The claims of FusionAuth's userinfo endpoint for the `openid profile email` scopes. */
+/**
+ * The claims of FusionAuth's userinfo endpoint for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import type { FusionAuthProfile } from "latchkey/providers/fusionauth"
+ * const hasRole = (profile: FusionAuthProfile, role: string) => profile.roles?.includes(role) ?? false
+ * ```
+ */
 export interface FusionAuthProfile {
   /** The user's FusionAuth id. */
   sub: string

@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims Gitea puts in id_tokens for the `openid profile email` scopes. */
+/**
+ * The claims Gitea puts in id_tokens for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Gitea, { type GiteaProfile } from "latchkey/providers/gitea"
+ * const provider = Gitea({
+ *   profile: (profile: GiteaProfile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface GiteaProfile {
   /** The user's numeric id, as a string. */
   sub: string

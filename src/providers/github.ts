@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET /user` (REST API 2022-11-28). */
+/**
+ * The user object of `GET /user` (REST API 2022-11-28).
+ *
+ * @example
+ * ```ts
+ * import GitHub, { type GitHubProfile } from "latchkey/providers/github"
+ * const provider = GitHub({
+ *   profile: (profile: GitHubProfile) => ({ id: String(profile.id), name: profile.login, email: profile.email, image: profile.avatar_url }),
+ * })
+ * ```
+ */
 export interface GitHubProfile {
   login: string
   id: number
@@ -30,7 +40,15 @@ export interface GitHubProfile {
   [field: string]: unknown
 }
 
-/** One entry of `GET /user/emails`. */
+/**
+ * One entry of `GET /user/emails`.
+ *
+ * @example
+ * ```ts
+ * import type { GitHubEmail } from "latchkey/providers/github"
+ * const verifiedAddresses = (emails: GitHubEmail[]) => emails.filter((entry) => entry.verified).map((entry) => entry.email)
+ * ```
+ */
 export interface GitHubEmail {
   email: string
   primary: boolean
@@ -38,7 +56,16 @@ export interface GitHubEmail {
   visibility: "public" | "private" | null
 }
 
-/** GitHub options: everything in {@link OAuthUserConfig}, plus GitHub Enterprise Server. */
+/**
+ * GitHub options: everything in {@link OAuthUserConfig}, plus GitHub Enterprise Server.
+ *
+ * @example
+ * ```ts
+ * import GitHub, { type GitHubUserConfig } from "latchkey/providers/github"
+ * const options: GitHubUserConfig = { enterprise: { baseUrl: "https://github.acme.dev" }, authorization: { params: { scope: "read:user user:email read:org" } } }
+ * const provider = GitHub(options)
+ * ```
+ */
 export interface GitHubUserConfig extends OAuthUserConfig<GitHubProfile> {
   /** For GitHub Enterprise Server: the instance's URL, such as `https://github.acme.dev`. */
   enterprise?: { baseUrl?: string }

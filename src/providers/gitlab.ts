@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims GitLab puts in id_tokens for the `openid profile email` scopes. */
+/**
+ * The claims GitLab puts in id_tokens for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import GitLab, { type GitLabProfile } from "latchkey/providers/gitlab"
+ * const provider = GitLab({
+ *   profile: (profile: GitLabProfile) => ({ id: profile.sub, name: profile.nickname ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface GitLabProfile {
   /** The user's numeric id, as a string. */
   sub: string

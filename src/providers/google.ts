@@ -1,7 +1,16 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Google id_token (and of its userinfo response). */
+/**
+ * The claims of a Google id_token (and of its userinfo response).
+ *
+ * @example
+ * ```ts
+ * import type { GoogleProfile } from "latchkey/providers/google"
+ * // Sign-in restricted to one Workspace domain, which the `hd` claim names.
+ * const isAcmeAccount = (profile: GoogleProfile) => profile.hd === "acme.dev" && profile.email_verified
+ * ```
+ */
 export interface GoogleProfile {
   iss: string
   azp: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The account object of `GET https://api.heroku.com/account` (Platform API v3). */
+/**
+ * The account object of `GET https://api.heroku.com/account` (Platform API v3).
+ *
+ * @example
+ * ```ts
+ * import Heroku, { type HerokuProfile } from "latchkey/providers/heroku"
+ * const provider = Heroku({
+ *   profile: (profile: HerokuProfile) => ({ id: profile.id, name: profile.name || profile.email, email: profile.verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface HerokuProfile {
   id: string
   email: string

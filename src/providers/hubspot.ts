@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The access token metadata of `GET /oauth/v1/access-tokens/{token}`. */
+/**
+ * The access token metadata of `GET /oauth/v1/access-tokens/{token}`.
+ *
+ * @example
+ * ```ts
+ * import HubSpot, { type HubSpotProfile } from "latchkey/providers/hubspot"
+ * const provider = HubSpot({
+ *   profile: (profile: HubSpotProfile) => ({ id: String(profile.user_id), name: profile.hub_domain, email: profile.user }),
+ * })
+ * ```
+ */
 export interface HubSpotProfile {
   token: string
   /** The email address of the user who installed the app. */

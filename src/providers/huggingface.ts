@@ -1,7 +1,15 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Hugging Face id_token (and of its userinfo response). */
+/**
+ * The claims of a Hugging Face id_token (and of its userinfo response).
+ *
+ * @example
+ * ```ts
+ * import type { HuggingFaceProfile } from "latchkey/providers/huggingface"
+ * const organisations = (profile: HuggingFaceProfile) => profile.orgs?.map((org) => org.preferred_username) ?? []
+ * ```
+ */
 export interface HuggingFaceProfile {
   sub: string
   /** The full name; with the `profile` scope. */

@@ -2,7 +2,17 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { standardClaimsOrUsername } from "./core/defaults.js"
 
-/** The claims of IdentityServer4's userinfo endpoint for the `openid profile email` scopes. */
+/**
+ * The claims of IdentityServer4's userinfo endpoint for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import IdentityServer4, { type IdentityServer4Profile } from "latchkey/providers/identity-server4"
+ * const provider = IdentityServer4({
+ *   profile: (profile: IdentityServer4Profile) => ({ id: profile.sub, name: profile.given_name ?? profile.name ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface IdentityServer4Profile {
   sub: string
   name?: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The IG User of `GET graph.instagram.com/v26.0/me` with the fields below. */
+/**
+ * The IG User of `GET graph.instagram.com/v26.0/me` with the fields below.
+ *
+ * @example
+ * ```ts
+ * import Instagram, { type InstagramProfile } from "latchkey/providers/instagram"
+ * const provider = Instagram({
+ *   profile: (profile: InstagramProfile) => ({ id: profile.id, name: profile.username, image: profile.profile_picture_url ?? null }),
+ * })
+ * ```
+ */
 export interface InstagramProfile {
   /** The app-scoped id of the user, returned by default. */
   id: string

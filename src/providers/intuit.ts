@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The response of Intuit's OpenID Connect userinfo endpoint. */
+/**
+ * The response of Intuit's OpenID Connect userinfo endpoint.
+ *
+ * @example
+ * ```ts
+ * import Intuit, { type IntuitProfile } from "latchkey/providers/intuit"
+ * const provider = Intuit({
+ *   profile: (profile: IntuitProfile) => ({ id: profile.sub, name: profile.givenName ?? null, email: profile.emailVerified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface IntuitProfile {
   sub: string
   /** With the `email` scope. */

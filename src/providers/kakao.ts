@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Kakao Login id_token. */
+/**
+ * The claims of a Kakao Login id_token.
+ *
+ * @example
+ * ```ts
+ * import Kakao, { type KakaoProfile } from "latchkey/providers/kakao"
+ * const provider = Kakao({
+ *   profile: (profile: KakaoProfile) => ({ id: profile.sub, name: profile.nickname ?? "Kakao user", email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface KakaoProfile {
   iss: string
   aud: string

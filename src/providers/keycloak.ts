@@ -2,7 +2,17 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { standardClaimsOrUsername } from "./core/defaults.js"
 
-/** The claims Keycloak puts in id_tokens for the `openid profile email` scopes. */
+/**
+ * The claims Keycloak puts in id_tokens for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Keycloak, { type KeycloakProfile } from "latchkey/providers/keycloak"
+ * const provider = Keycloak({
+ *   profile: (profile: KeycloakProfile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface KeycloakProfile {
   sub: string
   preferred_username?: string

@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.kick.com/public/v1/users` (the signed-in user). */
+/**
+ * The response of `GET https://api.kick.com/public/v1/users` (the signed-in user).
+ *
+ * @example
+ * ```ts
+ * import type { KickProfile } from "latchkey/providers/kick"
+ * const channelName = (profile: KickProfile) => profile.data[0]?.name ?? null
+ * ```
+ */
 export interface KickProfile {
   data: {
     user_id: number

@@ -1,7 +1,15 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Kinde id_token for the `openid profile email` scopes. */
+/**
+ * The claims of a Kinde id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import type { KindeProfile } from "latchkey/providers/kinde"
+ * const belongsTo = (profile: KindeProfile, orgCode: string) => profile.org_codes?.includes(orgCode) ?? false
+ * ```
+ */
 export interface KindeProfile {
   iss: string
   aud: string[]

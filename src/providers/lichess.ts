@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://lichess.org/api/account`, with the address from `/api/account/email`. */
+/**
+ * The response of `GET https://lichess.org/api/account`, with the address from `/api/account/email`.
+ *
+ * @example
+ * ```ts
+ * import Lichess, { type LichessProfile } from "latchkey/providers/lichess"
+ * const provider = Lichess({
+ *   profile: (profile: LichessProfile) => ({ id: profile.id, name: profile.profile?.realName ?? profile.username, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface LichessProfile {
   /** The lowercased username: the stable id. */
   id: string

@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a LINE Login v2.1 id_token. */
+/**
+ * The claims of a LINE Login v2.1 id_token.
+ *
+ * @example
+ * ```ts
+ * import Line, { type LineProfile } from "latchkey/providers/line"
+ * const provider = Line({
+ *   profile: (profile: LineProfile) => ({ id: profile.sub, name: profile.name ?? "LINE user", email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface LineProfile {
   iss: string
   /** The LINE user id. */

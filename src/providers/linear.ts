@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The `viewer` (the authorized user) of Linear's GraphQL API, as latchkey queries it. */
+/**
+ * The `viewer` (the authorized user) of Linear's GraphQL API, as latchkey queries it.
+ *
+ * @example
+ * ```ts
+ * import Linear, { type LinearProfile } from "latchkey/providers/linear"
+ * const provider = Linear({
+ *   profile: (profile: LinearProfile) => ({ id: profile.id, name: profile.displayName, email: profile.email, image: profile.avatarUrl }),
+ * })
+ * ```
+ */
 export interface LinearProfile {
   id: string
   name: string

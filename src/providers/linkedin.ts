@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Sign In with LinkedIn using OpenID Connect id_token. */
+/**
+ * The claims of a Sign In with LinkedIn using OpenID Connect id_token.
+ *
+ * @example
+ * ```ts
+ * import LinkedIn, { type LinkedInProfile } from "latchkey/providers/linkedin"
+ * const provider = LinkedIn({
+ *   profile: (profile: LinkedInProfile) => ({ id: profile.sub, name: profile.given_name ?? profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface LinkedInProfile {
   sub: string
   name?: string

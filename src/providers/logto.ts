@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Logto id_token for the `openid profile email` scopes. */
+/**
+ * The claims of a Logto id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Logto, { type LogtoProfile } from "latchkey/providers/logto"
+ * const provider = Logto({
+ *   profile: (profile: LogtoProfile) => ({ id: profile.sub, name: profile.username ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface LogtoProfile {
   iss: string
   aud: string

@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://login.mailchimp.com/oauth2/metadata`. */
+/**
+ * The response of `GET https://login.mailchimp.com/oauth2/metadata`.
+ *
+ * @example
+ * ```ts
+ * import type { MailchimpProfile } from "latchkey/providers/mailchimp"
+ * const apiBase = (profile: MailchimpProfile) => profile.api_endpoint // such as "https://us19.api.mailchimp.com"
+ * ```
+ */
 export interface MailchimpProfile {
   /** The account's data centre, such as `us19`; API calls go to `https://<dc>.api.mailchimp.com`. */
   dc: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://oauth.mail.ru/userinfo` (`userinfo` scope). */
+/**
+ * The response of `GET https://oauth.mail.ru/userinfo` (`userinfo` scope).
+ *
+ * @example
+ * ```ts
+ * import MailRu, { type MailRuProfile } from "latchkey/providers/mailru"
+ * const provider = MailRu({
+ *   profile: (profile: MailRuProfile) => ({ id: profile.id, name: profile.first_name ?? profile.nickname ?? null, email: profile.email, image: profile.image ?? null }),
+ * })
+ * ```
+ */
 export interface MailRuProfile {
   id: string
   client_id: string

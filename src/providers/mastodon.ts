@@ -1,7 +1,18 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The CredentialAccount of `GET /api/v1/accounts/verify_credentials` (abridged). */
+/**
+ * The CredentialAccount of `GET /api/v1/accounts/verify_credentials` (abridged).
+ *
+ * @example
+ * ```ts
+ * import Mastodon, { type MastodonProfile } from "latchkey/providers/mastodon"
+ * const provider = Mastodon({
+ *   baseUrl: "https://mastodon.social",
+ *   profile: (profile: MastodonProfile) => ({ id: profile.id, name: profile.acct, image: profile.avatar_static }),
+ * })
+ * ```
+ */
 export interface MastodonProfile {
   /** Unique on its own server only. */
   id: string

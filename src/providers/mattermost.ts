@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET /api/v4/users/me` (abridged). */
+/**
+ * The user object of `GET /api/v4/users/me` (abridged).
+ *
+ * @example
+ * ```ts
+ * import type { MattermostProfile } from "latchkey/providers/mattermost"
+ * const isSystemAdmin = (profile: MattermostProfile) => profile.roles.split(" ").includes("system_admin")
+ * ```
+ */
 export interface MattermostProfile {
   id: string
   create_at: number

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.medium.com/v1/me`. */
+/**
+ * The response of `GET https://api.medium.com/v1/me`.
+ *
+ * @example
+ * ```ts
+ * import Medium, { type MediumProfile } from "latchkey/providers/medium"
+ * const provider = Medium({
+ *   profile: ({ data }: MediumProfile) => ({ id: data.id, name: `@${data.username}`, image: data.imageUrl || null }),
+ * })
+ * ```
+ */
 export interface MediumProfile {
   data: {
     id: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET https://api.mercadolibre.com/users/me`. */
+/**
+ * The user object of `GET https://api.mercadolibre.com/users/me`.
+ *
+ * @example
+ * ```ts
+ * import MercadoLibre, { type MercadoLibreProfile } from "latchkey/providers/mercadolibre"
+ * const provider = MercadoLibre({
+ *   profile: (profile: MercadoLibreProfile) => ({ id: String(profile.id), name: profile.nickname, email: profile.email ?? null, image: profile.thumbnail?.picture_url ?? null }),
+ * })
+ * ```
+ */
 export interface MercadoLibreProfile {
   id: number
   nickname: string
@@ -19,7 +29,16 @@ export interface MercadoLibreProfile {
   [field: string]: unknown
 }
 
-/** Mercado Libre options: which country's sign-in page users see. */
+/**
+ * Mercado Libre options: which country's sign-in page users see.
+ *
+ * @example
+ * ```ts
+ * import MercadoLibre, { type MercadoLibreUserConfig } from "latchkey/providers/mercadolibre"
+ * const options: MercadoLibreUserConfig = { domain: "mercadolibre.com.mx" }
+ * const mexico = MercadoLibre(options)
+ * ```
+ */
 export interface MercadoLibreUserConfig extends OAuthUserConfig<MercadoLibreProfile> {
   /**
    * The marketplace domain of the authorization page: `auth.<domain>/authorization`, such as

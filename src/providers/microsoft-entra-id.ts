@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Microsoft identity platform v2.0 id_token. */
+/**
+ * The claims of a Microsoft identity platform v2.0 id_token.
+ *
+ * @example
+ * ```ts
+ * import MicrosoftEntraID, { type MicrosoftEntraIDProfile } from "latchkey/providers/microsoft-entra-id"
+ * const provider = MicrosoftEntraID({
+ *   profile: (profile: MicrosoftEntraIDProfile) => ({ id: profile.oid, name: profile.name ?? null, email: profile.email ?? profile.preferred_username ?? null }),
+ * })
+ * ```
+ */
 export interface MicrosoftEntraIDProfile {
   aud: string
   iss: string
@@ -21,7 +31,16 @@ export interface MicrosoftEntraIDProfile {
   [claim: string]: unknown
 }
 
-/** Entra ID options: which tenant signs users in. */
+/**
+ * Entra ID options: which tenant signs users in.
+ *
+ * @example
+ * ```ts
+ * import MicrosoftEntraID, { type MicrosoftEntraIDUserConfig } from "latchkey/providers/microsoft-entra-id"
+ * const options: MicrosoftEntraIDUserConfig = { tenantId: "organizations" } // work and school accounts only
+ * const provider = MicrosoftEntraID(options)
+ * ```
+ */
 export interface MicrosoftEntraIDUserConfig extends OIDCUserConfig<MicrosoftEntraIDProfile> {
   /**
    * A tenant id or domain for single-tenant apps; `common`, `organizations` or `consumers` for

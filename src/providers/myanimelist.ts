@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET https://api.myanimelist.net/v2/users/@me` (API v2). */
+/**
+ * The user object of `GET https://api.myanimelist.net/v2/users/@me` (API v2).
+ *
+ * @example
+ * ```ts
+ * import MyAnimeList, { type MyAnimeListProfile } from "latchkey/providers/myanimelist"
+ * const provider = MyAnimeList({
+ *   profile: (profile: MyAnimeListProfile) => ({ id: String(profile.id), name: profile.name, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface MyAnimeListProfile {
   id: number
   name: string

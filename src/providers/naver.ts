@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://openapi.naver.com/v1/nid/me`. */
+/**
+ * The response of `GET https://openapi.naver.com/v1/nid/me`.
+ *
+ * @example
+ * ```ts
+ * import Naver, { type NaverProfile } from "latchkey/providers/naver"
+ * const provider = Naver({
+ *   profile: ({ response: user }: NaverProfile) => ({ id: user.id, name: user.nickname ?? user.name ?? null, email: user.email ?? null, image: user.profile_image ?? null }),
+ * })
+ * ```
+ */
 export interface NaverProfile {
   /** `00` on success. */
   resultcode: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET https://api.netlify.com/api/v1/user`. */
+/**
+ * The user of `GET https://api.netlify.com/api/v1/user`.
+ *
+ * @example
+ * ```ts
+ * import Netlify, { type NetlifyProfile } from "latchkey/providers/netlify"
+ * const provider = Netlify({
+ *   profile: (profile: NetlifyProfile) => ({ id: profile.id, name: profile.full_name ?? profile.email, email: profile.email, image: profile.avatar_url }),
+ * })
+ * ```
+ */
 export interface NetlifyProfile {
   id: string
   uid?: string

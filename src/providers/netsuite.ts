@@ -2,7 +2,18 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { readEnv } from "../env.js"
 
-/** The id_token claims of NetSuite as OIDC Provider for the `openid email` scopes. */
+/**
+ * The id_token claims of NetSuite as OIDC Provider for the `openid email` scopes.
+ *
+ * @example
+ * ```ts
+ * import NetSuite, { type NetSuiteProfile } from "latchkey/providers/netsuite"
+ * const provider = NetSuite({
+ *   accountId: "1234567",
+ *   profile: (profile: NetSuiteProfile) => ({ id: profile.sub, name: profile.given_name ?? profile.name ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface NetSuiteProfile {
   sub: string
   /** With the `email` scope. */
@@ -18,7 +29,16 @@ export interface NetSuiteProfile {
   [claim: string]: unknown
 }
 
-/** NetSuite options: everything in {@link OIDCUserConfig}, plus the account. */
+/**
+ * NetSuite options: everything in {@link OIDCUserConfig}, plus the account.
+ *
+ * @example
+ * ```ts
+ * import NetSuite, { type NetSuiteUserConfig } from "latchkey/providers/netsuite"
+ * const options: NetSuiteUserConfig = { accountId: process.env.NETSUITE_ACCOUNT_ID, authorization: { params: { scope: "openid email" } } }
+ * const provider = NetSuite(options)
+ * ```
+ */
 export interface NetSuiteUserConfig extends OIDCUserConfig<NetSuiteProfile> {
   /**
    * The NetSuite account id, such as `1234567` or `1234567_SB1` for a sandbox; it names the

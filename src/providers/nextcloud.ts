@@ -1,7 +1,18 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /ocs/v2.php/cloud/user?format=json`, with its OCS envelope (abridged). */
+/**
+ * The response of `GET /ocs/v2.php/cloud/user?format=json`, with its OCS envelope (abridged).
+ *
+ * @example
+ * ```ts
+ * import Nextcloud, { type NextcloudProfile } from "latchkey/providers/nextcloud"
+ * const provider = Nextcloud({
+ *   baseUrl: "https://cloud.acme.dev",
+ *   profile: ({ ocs: { data } }: NextcloudProfile) => ({ id: data.id, name: data["display-name"], email: data.email }),
+ * })
+ * ```
+ */
 export interface NextcloudProfile {
   ocs: {
     meta: { status: string; statuscode: number; message: string }

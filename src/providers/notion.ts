@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** A Notion person user, as the token response's `owner.user` and `/v1/users/me` carry it. */
+/**
+ * A Notion person user, as the token response's `owner.user` and `/v1/users/me` carry it.
+ *
+ * @example
+ * ```ts
+ * import Notion, { type NotionProfile } from "latchkey/providers/notion"
+ * const provider = Notion({
+ *   profile: (profile: NotionProfile) => ({ id: profile.id, name: profile.name ?? "Notion user", email: profile.person?.email ?? null }),
+ * })
+ * ```
+ */
 export interface NotionProfile {
   object: "user"
   id: string

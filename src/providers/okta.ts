@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims Okta returns for the `openid profile email` scopes. */
+/**
+ * The claims Okta returns for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Okta, { type OktaProfile } from "latchkey/providers/okta"
+ * const provider = Okta({
+ *   profile: (profile: OktaProfile) => ({ id: profile.sub, name: profile.given_name ?? profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface OktaProfile {
   sub: string
   name?: string

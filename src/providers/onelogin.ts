@@ -1,7 +1,15 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a OneLogin id_token for the `openid profile email` scopes. */
+/**
+ * The claims of a OneLogin id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import type { OneLoginProfile } from "latchkey/providers/onelogin"
+ * const inGroup = (profile: OneLoginProfile, group: string) => profile.groups?.includes(group) ?? false // `groups` scope
+ * ```
+ */
 export interface OneLoginProfile {
   iss: string
   aud: string

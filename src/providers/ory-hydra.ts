@@ -4,6 +4,14 @@ import { oidcProvider } from "./core/define.js"
 /**
  * The claims of an Ory Hydra id_token. Beyond the protocol claims, they are whatever your login
  * and consent app (or Ory Identities, on the Ory Network) grants for the requested scopes.
+ *
+ * @example
+ * ```ts
+ * import OryHydra, { type OryHydraProfile } from "latchkey/providers/ory-hydra"
+ * const provider = OryHydra({
+ *   profile: (profile: OryHydraProfile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
  */
 export interface OryHydraProfile {
   iss: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of Osso's `GET /oauth/me`: the normalized profile of the SAML user. */
+/**
+ * The response of Osso's `GET /oauth/me`: the normalized profile of the SAML user.
+ *
+ * @example
+ * ```ts
+ * import Osso, { type OssoProfile } from "latchkey/providers/osso"
+ * const provider = Osso({
+ *   profile: (profile: OssoProfile) => ({ id: profile.id, name: profile.email.split("@")[0], email: profile.email }),
+ * })
+ * ```
+ */
 export interface OssoProfile {
   id: string
   email: string

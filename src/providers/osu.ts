@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET /api/v2/me` (osu! API v2; abridged). */
+/**
+ * The user object of `GET /api/v2/me` (osu! API v2; abridged).
+ *
+ * @example
+ * ```ts
+ * import Osu, { type OsuProfile } from "latchkey/providers/osu"
+ * const provider = Osu({
+ *   profile: (profile: OsuProfile) => ({ id: String(profile.id), name: `${profile.username} (${profile.country_code})`, image: profile.avatar_url }),
+ * })
+ * ```
+ */
 export interface OsuProfile {
   id: number
   username: string

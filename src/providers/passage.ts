@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Passage id_token. Passage keeps no name or picture in its scopes. */
+/**
+ * The claims of a Passage id_token. Passage keeps no name or picture in its scopes.
+ *
+ * @example
+ * ```ts
+ * import Passage, { type PassageProfile } from "latchkey/providers/passage"
+ * const provider = Passage({
+ *   profile: (profile: PassageProfile) => ({ id: profile.sub, name: profile.email ?? profile.phone_number ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface PassageProfile {
   iss: string
   aud: string | string[]

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The JSON:API document of `GET /api/oauth2/v2/identity` with the `fields[user]` below. */
+/**
+ * The JSON:API document of `GET /api/oauth2/v2/identity` with the `fields[user]` below.
+ *
+ * @example
+ * ```ts
+ * import Patreon, { type PatreonProfile } from "latchkey/providers/patreon"
+ * const provider = Patreon({
+ *   profile: ({ data }: PatreonProfile) => ({ id: data.id, name: data.attributes.vanity ?? data.attributes.full_name ?? null, image: data.attributes.thumb_url ?? null }),
+ * })
+ * ```
+ */
 export interface PatreonProfile {
   data: {
     id: string

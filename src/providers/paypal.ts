@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /v1/identity/openidconnect/userinfo?schema=openid` (Identity API v1). */
+/**
+ * The response of `GET /v1/identity/openidconnect/userinfo?schema=openid` (Identity API v1).
+ *
+ * @example
+ * ```ts
+ * import PayPal, { type PayPalProfile } from "latchkey/providers/paypal"
+ * const provider = PayPal({
+ *   profile: (profile: PayPalProfile) => ({ id: profile.user_id, name: profile.given_name ?? profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface PayPalProfile {
   /** `https://www.paypal.com/webapps/auth/identity/user/<id>`: stable per app. */
   user_id: string
@@ -24,7 +34,16 @@ export interface PayPalProfile {
   [field: string]: unknown
 }
 
-/** PayPal options: everything in {@link OAuthUserConfig}, plus the sandbox. */
+/**
+ * PayPal options: everything in {@link OAuthUserConfig}, plus the sandbox.
+ *
+ * @example
+ * ```ts
+ * import PayPal, { type PayPalUserConfig } from "latchkey/providers/paypal"
+ * const options: PayPalUserConfig = { sandbox: true, clientId: process.env.PAYPAL_SANDBOX_CLIENT_ID, clientSecret: process.env.PAYPAL_SANDBOX_SECRET }
+ * const provider = PayPal(options)
+ * ```
+ */
 export interface PayPalUserConfig extends OAuthUserConfig<PayPalProfile> {
   /** Use the sandbox (`sandbox.paypal.com`) with sandbox app credentials. Default false. */
   sandbox?: boolean

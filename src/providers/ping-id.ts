@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of PingOne's userinfo endpoint for the `openid profile email` scopes. */
+/**
+ * The claims of PingOne's userinfo endpoint for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import PingId, { type PingIdProfile } from "latchkey/providers/ping-id"
+ * const provider = PingId({
+ *   profile: (profile: PingIdProfile) => ({ id: profile.sub, name: profile.preferred_username ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface PingIdProfile {
   /** The user's PingOne id. */
   sub: string

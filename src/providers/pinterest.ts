@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The account of `GET https://api.pinterest.com/v5/user_account` (`user_accounts:read` scope). */
+/**
+ * The account of `GET https://api.pinterest.com/v5/user_account` (`user_accounts:read` scope).
+ *
+ * @example
+ * ```ts
+ * import Pinterest, { type PinterestProfile } from "latchkey/providers/pinterest"
+ * const provider = Pinterest({
+ *   profile: (profile: PinterestProfile) => ({ id: profile.id, name: profile.username, image: profile.profile_image ?? null }),
+ * })
+ * ```
+ */
 export interface PinterestProfile {
   id: string
   username: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.pipedrive.com/v1/users/me`. */
+/**
+ * The response of `GET https://api.pipedrive.com/v1/users/me`.
+ *
+ * @example
+ * ```ts
+ * import Pipedrive, { type PipedriveProfile } from "latchkey/providers/pipedrive"
+ * const provider = Pipedrive({
+ *   profile: ({ data }: PipedriveProfile) => ({ id: String(data.id), name: `${data.name} (${data.company_name})`, email: data.email, image: data.icon_url }),
+ * })
+ * ```
+ */
 export interface PipedriveProfile {
   success: boolean
   data: {

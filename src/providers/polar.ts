@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims Polar puts in id_tokens (and its userinfo response) for a user subject. */
+/**
+ * The claims Polar puts in id_tokens (and its userinfo response) for a user subject.
+ *
+ * @example
+ * ```ts
+ * import Polar, { type PolarProfile } from "latchkey/providers/polar"
+ * const provider = Polar({
+ *   profile: (profile: PolarProfile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface PolarProfile {
   /** The Polar user id. */
   sub: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The account of `GET https://oauth.reddit.com/api/v1/me` (`identity` scope). */
+/**
+ * The account of `GET https://oauth.reddit.com/api/v1/me` (`identity` scope).
+ *
+ * @example
+ * ```ts
+ * import Reddit, { type RedditProfile } from "latchkey/providers/reddit"
+ * const provider = Reddit({
+ *   profile: (profile: RedditProfile) => ({ id: profile.id, name: `u/${profile.name}`, image: profile.snoovatar_img || profile.icon_img || null }),
+ * })
+ * ```
+ */
 export interface RedditProfile {
   /** The account id, without the `t2_` prefix. */
   id: string
@@ -22,7 +32,16 @@ export interface RedditProfile {
   [field: string]: unknown
 }
 
-/** Reddit options: everything in {@link OAuthUserConfig}, plus the User-Agent Reddit asks for. */
+/**
+ * Reddit options: everything in {@link OAuthUserConfig}, plus the User-Agent Reddit asks for.
+ *
+ * @example
+ * ```ts
+ * import Reddit, { type RedditUserConfig } from "latchkey/providers/reddit"
+ * const options: RedditUserConfig = { userAgent: "web:dev.acme.app:2.1 (by /u/acme_dev)", authorization: { params: { duration: "permanent" } } }
+ * const provider = Reddit(options)
+ * ```
+ */
 export interface RedditUserConfig extends OAuthUserConfig<RedditProfile> {
   /**
    * The User-Agent for every request to Reddit, in Reddit's recommended form

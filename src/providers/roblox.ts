@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The response of Roblox's userinfo endpoint with the `openid profile` scopes. */
+/**
+ * The response of Roblox's userinfo endpoint with the `openid profile` scopes.
+ *
+ * @example
+ * ```ts
+ * import Roblox, { type RobloxProfile } from "latchkey/providers/roblox"
+ * const provider = Roblox({
+ *   profile: (profile: RobloxProfile) => ({ id: profile.sub, name: profile.preferred_username ?? profile.name ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface RobloxProfile {
   /** The Roblox user id. */
   sub: string

@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The response of Salesforce's OpenID Connect userinfo endpoint (abridged). */
+/**
+ * The response of Salesforce's OpenID Connect userinfo endpoint (abridged).
+ *
+ * @example
+ * ```ts
+ * import Salesforce, { type SalesforceProfile } from "latchkey/providers/salesforce"
+ * const provider = Salesforce({
+ *   profile: (profile: SalesforceProfile) => ({ id: profile.user_id, name: profile.name, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface SalesforceProfile {
   /** The identity URL, `https://login.salesforce.com/id/<org id>/<user id>`; the same in the id_token. */
   sub: string

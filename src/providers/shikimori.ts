@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET https://shikimori.one/api/users/whoami`. */
+/**
+ * The user object of `GET https://shikimori.one/api/users/whoami`.
+ *
+ * @example
+ * ```ts
+ * import Shikimori, { type ShikimoriProfile } from "latchkey/providers/shikimori"
+ * const provider = Shikimori({
+ *   profile: (profile: ShikimoriProfile) => ({ id: String(profile.id), name: profile.nickname, image: profile.image?.x80 ?? profile.avatar ?? null }),
+ * })
+ * ```
+ */
 export interface ShikimoriProfile {
   id: number
   nickname: string

@@ -4,6 +4,14 @@ import { oidcProvider } from "./core/define.js"
 /**
  * The claims of a "Sign in with SimpleLogin" id_token (and userinfo response). Which of `name`,
  * `email` and `avatar_url` appear is set per app in SimpleLogin, not by the requested scope.
+ *
+ * @example
+ * ```ts
+ * import SimpleLogin, { type SimpleLoginProfile } from "latchkey/providers/simplelogin"
+ * const provider = SimpleLogin({
+ *   profile: (profile: SimpleLoginProfile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email_verified ? profile.email : null, image: profile.avatar_url ?? null }),
+ * })
+ * ```
  */
 export interface SimpleLoginProfile {
   iss: string

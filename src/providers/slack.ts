@@ -1,7 +1,15 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Sign in with Slack id_token. */
+/**
+ * The claims of a Sign in with Slack id_token.
+ *
+ * @example
+ * ```ts
+ * import type { SlackProfile } from "latchkey/providers/slack"
+ * const workspace = (profile: SlackProfile) => ({ id: profile["https://slack.com/team_id"], name: profile["https://slack.com/team_name"] })
+ * ```
+ */
 export interface SlackProfile {
   iss: string
   sub: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET https://api.spotify.com/v1/me`. */
+/**
+ * The user object of `GET https://api.spotify.com/v1/me`.
+ *
+ * @example
+ * ```ts
+ * import Spotify, { type SpotifyProfile } from "latchkey/providers/spotify"
+ * const provider = Spotify({
+ *   profile: (profile: SpotifyProfile) => ({ id: profile.id, name: profile.display_name ?? profile.id, image: profile.images.at(-1)?.url ?? null }),
+ * })
+ * ```
+ */
 export interface SpotifyProfile {
   id: string
   display_name: string | null

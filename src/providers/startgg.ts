@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The GraphQL response to the `currentUser` query latchkey sends. */
+/**
+ * The GraphQL response to the `currentUser` query latchkey sends.
+ *
+ * @example
+ * ```ts
+ * import StartGG, { type StartGGProfile } from "latchkey/providers/startgg"
+ * const provider = StartGG({
+ *   profile: ({ data: { currentUser: user } }: StartGGProfile) => ({ id: String(user.id), name: user.player?.gamerTag ?? user.slug, email: user.email ?? null }),
+ * })
+ * ```
+ */
 export interface StartGGProfile {
   data: {
     currentUser: {

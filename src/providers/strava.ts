@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The summary athlete that the token response carries (and `GET /api/v3/athlete` returns in full). */
+/**
+ * The summary athlete that the token response carries (and `GET /api/v3/athlete` returns in full).
+ *
+ * @example
+ * ```ts
+ * import Strava, { type StravaProfile } from "latchkey/providers/strava"
+ * const provider = Strava({
+ *   profile: (athlete: StravaProfile) => ({ id: String(athlete.id), name: athlete.firstname, image: athlete.profile_medium }),
+ * })
+ * ```
+ */
 export interface StravaProfile {
   id: number
   username: string | null

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The Threads user of `GET graph.threads.net/v1.0/me` with the fields below. */
+/**
+ * The Threads user of `GET graph.threads.net/v1.0/me` with the fields below.
+ *
+ * @example
+ * ```ts
+ * import Threads, { type ThreadsProfile } from "latchkey/providers/threads"
+ * const provider = Threads({
+ *   profile: (profile: ThreadsProfile) => ({ id: profile.id, name: `@${profile.username}`, image: profile.threads_profile_picture_url ?? null }),
+ * })
+ * ```
+ */
 export interface ThreadsProfile {
   /** The Threads user id, scoped to the app. */
   id: string

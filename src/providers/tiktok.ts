@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /v2/user/info/?fields=open_id,union_id,avatar_url,display_name`. */
+/**
+ * The response of `GET /v2/user/info/?fields=open_id,union_id,avatar_url,display_name`.
+ *
+ * @example
+ * ```ts
+ * import TikTok, { type TikTokProfile } from "latchkey/providers/tiktok"
+ * const provider = TikTok({
+ *   profile: ({ data: { user } }: TikTokProfile) => ({ id: user.union_id ?? user.open_id, name: user.username ?? user.display_name ?? null, image: user.avatar_url_100 ?? null }),
+ * })
+ * ```
+ */
 export interface TikTokProfile {
   data: {
     user: {

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET https://api.todoist.com/api/v1/user`. */
+/**
+ * The user of `GET https://api.todoist.com/api/v1/user`.
+ *
+ * @example
+ * ```ts
+ * import Todoist, { type TodoistProfile } from "latchkey/providers/todoist"
+ * const provider = Todoist({
+ *   profile: (profile: TodoistProfile) => ({ id: profile.id, name: profile.full_name, email: profile.email, image: profile.avatar_medium ?? null }),
+ * })
+ * ```
+ */
 export interface TodoistProfile {
   id: string
   email: string

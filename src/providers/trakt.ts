@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /users/settings` (abridged: `connections`, `sharing_text` and `limits` are left untyped). */
+/**
+ * The response of `GET /users/settings` (abridged: `connections`, `sharing_text` and `limits` are left untyped).
+ *
+ * @example
+ * ```ts
+ * import Trakt, { type TraktProfile } from "latchkey/providers/trakt"
+ * const provider = Trakt({
+ *   profile: ({ user }: TraktProfile) => ({ id: user.ids.slug, name: user.name ?? user.username, image: user.images.avatar.full }),
+ * })
+ * ```
+ */
 export interface TraktProfile {
   user: {
     username: string

@@ -1,7 +1,15 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** One blog of the user, as `/v2/user/info` lists it. */
+/**
+ * One blog of the user, as `/v2/user/info` lists it.
+ *
+ * @example
+ * ```ts
+ * import type { TumblrBlog } from "latchkey/providers/tumblr"
+ * const primaryBlogUrl = (blogs: TumblrBlog[]) => blogs.find((blog) => blog.primary)?.url ?? null
+ * ```
+ */
 export interface TumblrBlog {
   name: string
   title: string
@@ -15,7 +23,17 @@ export interface TumblrBlog {
   [field: string]: unknown
 }
 
-/** The response of `GET https://api.tumblr.com/v2/user/info`. */
+/**
+ * The response of `GET https://api.tumblr.com/v2/user/info`.
+ *
+ * @example
+ * ```ts
+ * import Tumblr, { type TumblrProfile } from "latchkey/providers/tumblr"
+ * const provider = Tumblr({
+ *   profile: ({ response: { user } }: TumblrProfile) => ({ id: user.name, name: user.blogs.find((blog) => blog.primary)?.title ?? user.name }),
+ * })
+ * ```
+ */
 export interface TumblrProfile {
   meta: { status: number; msg: string }
   response: {

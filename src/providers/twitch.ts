@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Twitch id_token, with those requested through the `claims` parameter. */
+/**
+ * The claims of a Twitch id_token, with those requested through the `claims` parameter.
+ *
+ * @example
+ * ```ts
+ * import Twitch, { type TwitchProfile } from "latchkey/providers/twitch"
+ * const provider = Twitch({
+ *   profile: (profile: TwitchProfile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface TwitchProfile {
   iss: string
   sub: string

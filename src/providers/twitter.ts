@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /2/users/me` with `user.fields=profile_image_url,confirmed_email`. */
+/**
+ * The response of `GET /2/users/me` with `user.fields=profile_image_url,confirmed_email`.
+ *
+ * @example
+ * ```ts
+ * import Twitter, { type TwitterProfile } from "latchkey/providers/twitter"
+ * const provider = Twitter({
+ *   profile: ({ data }: TwitterProfile) => ({ id: data.id, name: `@${data.username}`, image: data.profile_image_url ?? null }),
+ * })
+ * ```
+ */
 export interface TwitterProfile {
   data: {
     id: string

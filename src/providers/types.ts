@@ -14,16 +14,48 @@ export type { CredentialInput, CredentialsConfig } from "./credentials.js"
 export type { EmailConfig, EmailUserConfig } from "./email/types.js"
 export type { WebAuthnConfig } from "./webauthn.js"
 
-/** Every kind of provider. */
+/**
+ * Every kind of provider.
+ *
+ * @example
+ * ```ts
+ * import type { ProviderType } from "latchkey/providers"
+ * const redirects = (type: ProviderType) => type === "oauth" || type === "oidc"
+ * ```
+ */
 export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
 
-/** The provider types whose sign-in is a form post to latchkey itself rather than a redirect away. */
+/**
+ * The provider types whose sign-in is a form post to latchkey itself rather than a redirect away.
+ *
+ * @example
+ * ```ts
+ * import type { RedirectableProviderType } from "latchkey/providers"
+ * const formPosted: RedirectableProviderType[] = ["email", "credentials"]
+ * ```
+ */
 export type RedirectableProviderType = "email" | "credentials"
 
-/** The three OAuth endpoints a provider can configure. */
+/**
+ * The three OAuth endpoints a provider can configure.
+ *
+ * @example
+ * ```ts
+ * import type { OAuthEndpointType, ResolvedOAuthProvider } from "latchkey/providers"
+ * const endpointUrl = (provider: ResolvedOAuthProvider, endpoint: OAuthEndpointType) => provider[endpoint].url
+ * ```
+ */
 export type OAuthEndpointType = "authorization" | "token" | "userinfo"
 
-/** What every provider has. */
+/**
+ * What every provider has.
+ *
+ * @example
+ * ```ts
+ * import type { CommonProviderOptions } from "latchkey/providers"
+ * const buttonLabel = (provider: CommonProviderOptions) => `Sign in with ${provider.name}`
+ * ```
+ */
 export interface CommonProviderOptions {
   /** Unique among the configured providers, and part of the callback URL: `<base>/callback/<id>`. */
   id: string
@@ -32,30 +64,98 @@ export interface CommonProviderOptions {
   type: ProviderType
 }
 
-/** A provider as the handler exposes it: with the URLs that start and finish its sign-in. */
+/**
+ * A provider as the handler exposes it: with the URLs that start and finish its sign-in.
+ *
+ * @example
+ * ```ts
+ * import type { AppProvider } from "latchkey/providers"
+ * const response = await fetch("https://app.example.com/auth/providers")
+ * const providers = (await response.json()) as AppProvider[]
+ * const callbacks = providers.map((provider) => provider.callbackUrl)
+ * ```
+ */
 export interface AppProvider extends CommonProviderOptions {
   signinUrl: string
   callbackUrl: string
 }
 
-/** The checks that protect an OAuth 2.0 authorization code flow. `"none"` disables them all. */
+/**
+ * The checks that protect an OAuth 2.0 authorization code flow. `"none"` disables them all.
+ *
+ * @example
+ * ```ts
+ * import GitHub from "latchkey/providers/github"
+ * import type { OAuth2Check } from "latchkey/providers"
+ * const checks: OAuth2Check[] = ["pkce", "state"]
+ * const provider = GitHub({ checks })
+ * ```
+ */
 export type OAuth2Check = "none" | "state" | "pkce"
-/** The checks for OpenID Connect, which adds `nonce`. */
+/**
+ * The checks for OpenID Connect, which adds `nonce`.
+ *
+ * @example
+ * ```ts
+ * import Google from "latchkey/providers/google"
+ * import type { OIDCCheck } from "latchkey/providers"
+ * const checks: OIDCCheck[] = ["pkce", "nonce"]
+ * const provider = Google({ checks })
+ * ```
+ */
 export type OIDCCheck = OAuth2Check | "nonce"
-/** Either kind of check list. */
+/**
+ * Either kind of check list.
+ *
+ * @example
+ * ```ts
+ * import type { OAuthChecks } from "latchkey/providers"
+ * const usesPkce = (checks: OAuthChecks) => checks.includes("pkce")
+ * ```
+ */
 export type OAuthChecks = OAuth2Check[] | OIDCCheck[]
 
-/** Values the flow verified, handed to a custom token request. */
+/**
+ * Values the flow verified, handed to a custom token request.
+ *
+ * @example
+ * ```ts
+ * import type { OAuthCheckValues } from "latchkey/providers"
+ * const verifierParams = (checks: OAuthCheckValues) => (checks.code_verifier ? { code_verifier: checks.code_verifier } : {})
+ * ```
+ */
 export interface OAuthCheckValues {
   code_verifier?: string
   state?: string
   nonce?: string
 }
 
-/** The authorization request's parameters: the RFC 6749 ones plus anything the provider takes. */
+/**
+ * The authorization request's parameters: the RFC 6749 ones plus anything the provider takes.
+ *
+ * @example
+ * ```ts
+ * import Google from "latchkey/providers/google"
+ * import type { AuthorizationParameters } from "latchkey/providers"
+ * const params: AuthorizationParameters = { prompt: "select_account", login_hint: "ada@example.com" }
+ * const provider = Google({ authorization: { params } })
+ * ```
+ */
 export type AuthorizationParameters = Record<string, string | undefined>
 
-/** Replaces the token request. Receives the verified checks and the callback's parameters. */
+/**
+ * Replaces the token request. Receives the verified checks and the callback's parameters.
+ *
+ * @example
+ * ```ts
+ * import type { TokenEndpointHandler } from "latchkey/providers"
+ * const request: TokenEndpointHandler = async ({ checks, params, provider, redirectUri, fetch }) => {
+ *   const body = new URLSearchParams({ grant_type: "authorization_code", code: params.get("code") ?? "", redirect_uri: redirectUri, client_id: provider.clientId })
+ *   if (checks.code_verifier) body.set("code_verifier", checks.code_verifier)
+ *   return { tokens: await (await fetch(provider.token.url!, { method: "POST", body })).json() }
+ * }
+ * ```
+ */
 export type TokenEndpointHandler = (context: {
   checks: OAuthCheckValues
   params: URLSearchParams
@@ -66,7 +166,18 @@ export type TokenEndpointHandler = (context: {
   fetch: typeof fetch
 }) => Awaitable<{ tokens: TokenSet }>
 
-/** Replaces the userinfo request. Receives the tokens; returns the raw profile. */
+/**
+ * Replaces the userinfo request. Receives the tokens; returns the raw profile.
+ *
+ * @example
+ * ```ts
+ * import type { UserinfoEndpointHandler } from "latchkey/providers"
+ * const request: UserinfoEndpointHandler = async ({ provider, fetchJson }) => {
+ *   const { data } = await fetchJson<{ data: { id: string; email: string } }>(provider.userinfo.url!)
+ *   return { sub: data.id, email: data.email }
+ * }
+ * ```
+ */
 export type UserinfoEndpointHandler = (context: {
   tokens: TokenSet
   provider: ResolvedOAuthProvider
@@ -79,33 +190,120 @@ export type UserinfoEndpointHandler = (context: {
   fetchJson: <T = unknown>(url: string, init?: RequestInit) => Promise<T>
 }) => Awaitable<Profile>
 
-/** Adjusts a token endpoint response before it is processed (for providers that bend the spec). */
+/**
+ * Adjusts a token endpoint response before it is processed (for providers that bend the spec).
+ *
+ * @example
+ * ```ts
+ * import type { ResponseConform } from "latchkey/providers"
+ * // For a token endpoint that wraps its answer in `data`: unwrap it; `undefined` keeps the original.
+ * const conform: ResponseConform = async (response) => {
+ *   const body = (await response.json()) as { data?: Record<string, unknown> }
+ *   return body.data ? Response.json(body.data, { status: response.status }) : undefined
+ * }
+ * ```
+ */
 export type ResponseConform = (response: Response) => Awaitable<Response | undefined>
 
-/** The authorization endpoint: a URL, or a URL with parameters. */
+/**
+ * The authorization endpoint: a URL, or a URL with parameters.
+ *
+ * @example
+ * ```ts
+ * import type { AuthorizationEndpointConfig } from "latchkey/providers"
+ * const authorization: AuthorizationEndpointConfig = { url: "https://auth.acme.dev/authorize", params: { scope: "openid email" } }
+ * ```
+ */
 export type AuthorizationEndpointConfig = string | { url?: string; params?: AuthorizationParameters }
 
-/** The token endpoint: a URL, or an object that may replace or adjust the request. */
+/**
+ * The token endpoint: a URL, or an object that may replace or adjust the request.
+ *
+ * @example
+ * ```ts
+ * import type { TokenEndpointConfig } from "latchkey/providers"
+ * const token: TokenEndpointConfig = "https://auth.acme.dev/token"
+ * const proxied: TokenEndpointConfig = { url: "https://auth-proxy.acme.dev/token" }
+ * ```
+ */
 export type TokenEndpointConfig =
   | string
   | { url?: string; params?: Record<string, string | undefined>; request?: TokenEndpointHandler; conform?: ResponseConform }
 
-/** The userinfo endpoint: a URL, or an object that may replace the request. */
+/**
+ * The userinfo endpoint: a URL, or an object that may replace the request.
+ *
+ * @example
+ * ```ts
+ * import type { UserinfoEndpointConfig } from "latchkey/providers"
+ * const userinfo: UserinfoEndpointConfig = { url: "https://api.acme.dev/me", params: { fields: "id,name,email" } }
+ * ```
+ */
 export type UserinfoEndpointConfig = string | { url?: string; params?: Record<string, string | undefined>; request?: UserinfoEndpointHandler }
 
-/** Maps a provider's raw profile to a latchkey `User`. */
+/**
+ * Maps a provider's raw profile to a latchkey `User`.
+ *
+ * @example
+ * ```ts
+ * import GitHub, { type GitHubProfile } from "latchkey/providers/github"
+ * import type { ProfileCallback } from "latchkey/providers"
+ * const profile: ProfileCallback<GitHubProfile> = (profile) => ({ id: String(profile.id), name: profile.login, email: profile.email })
+ * const provider = GitHub({ profile })
+ * ```
+ */
 export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
 
-/** Picks what of the token response is kept on the `Account`. */
+/**
+ * Picks what of the token response is kept on the `Account`.
+ *
+ * @example
+ * ```ts
+ * import GitHub from "latchkey/providers/github"
+ * import type { AccountCallback } from "latchkey/providers"
+ * const account: AccountCallback = (tokens) => ({ access_token: tokens.access_token, scope: tokens.scope })
+ * const provider = GitHub({ account })
+ * ```
+ */
 export type AccountCallback = (tokens: TokenSet) => Awaitable<Partial<Account> | TokenSet | undefined | void>
 
-/** How the client authenticates at the token endpoint (RFC 7591 names). */
+/**
+ * How the client authenticates at the token endpoint (RFC 7591 names).
+ *
+ * @example
+ * ```ts
+ * import Google from "latchkey/providers/google"
+ * import type { TokenEndpointAuthMethod } from "latchkey/providers"
+ * const method: TokenEndpointAuthMethod = "client_secret_post"
+ * const provider = Google({ client: { token_endpoint_auth_method: method } })
+ * ```
+ */
 export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
 
-/** Client metadata beyond the id and secret. */
+/**
+ * Client metadata beyond the id and secret.
+ *
+ * @example
+ * ```ts
+ * import Keycloak from "latchkey/providers/keycloak"
+ * import type { ClientOptions } from "latchkey/providers"
+ * const client: ClientOptions = { token_endpoint_auth_method: "client_secret_post", id_token_signed_response_alg: "ES256" }
+ * const provider = Keycloak({ client })
+ * ```
+ */
 export type ClientOptions = Partial<Omit<Client, "client_id">> & { token_endpoint_auth_method?: TokenEndpointAuthMethod }
 
-/** How the provider looks on the sign-in page. */
+/**
+ * How the provider looks on the sign-in page.
+ *
+ * @example
+ * ```ts
+ * import Keycloak from "latchkey/providers/keycloak"
+ * import type { ProviderStyle } from "latchkey/providers"
+ * const style: ProviderStyle = { brandColor: "#0B5FFF", logo: "https://acme.dev/sso.svg" }
+ * const provider = Keycloak({ name: "Acme SSO", style })
+ * ```
+ */
 export interface ProviderStyle {
   brandColor?: string
   /** A URL or a `data:` URI. Built-ins use inline SVG, so the page makes no outside requests. */
@@ -119,6 +317,13 @@ export interface ProviderStyle {
 /**
  * Provider behaviour that departs from the specs, named so it can be seen, documented and
  * implemented once in the provider core and the flow. A record lists the quirks it has.
+ *
+ * @example
+ * ```ts
+ * import type { OAuthConfig, ProviderQuirks } from "latchkey/providers"
+ * const quirks: ProviderQuirks = { formPost: true, clientIdParam: "client_key" }
+ * const acme: OAuthConfig = { id: "acme", name: "Acme", type: "oauth", issuer: "https://auth.acme.dev", quirks }
+ * ```
  */
 export interface ProviderQuirks {
   /**
@@ -142,7 +347,15 @@ export interface ProviderQuirks {
   responseType?: string
 }
 
-/** Facts about a provider that the flow and the docs rely on. */
+/**
+ * Facts about a provider that the flow and the docs rely on.
+ *
+ * @example
+ * ```ts
+ * import type { ProviderCapabilities } from "latchkey/providers"
+ * const capabilities: ProviderCapabilities = { refresh: true, revocation: "https://auth.acme.dev/oauth/revoke" }
+ * ```
+ */
 export interface ProviderCapabilities {
   /** Whether it issues refresh tokens that latchkey can use. */
   refresh: boolean
@@ -153,7 +366,19 @@ export interface ProviderCapabilities {
   revocation: string | boolean
 }
 
-/** The fields an OAuth 2.0 provider is configured with. */
+/**
+ * The fields an OAuth 2.0 provider is configured with.
+ *
+ * @example
+ * ```ts
+ * import type { OAuth2Config } from "latchkey/providers"
+ * const acme: OAuth2Config<{ id: number; login: string }> = {
+ *   id: "acme", name: "Acme", type: "oauth",
+ *   authorization: "https://acme.dev/oauth/authorize", token: "https://acme.dev/oauth/token", userinfo: "https://api.acme.dev/me",
+ *   profile: (profile) => ({ id: String(profile.id), name: profile.login }),
+ * }
+ * ```
+ */
 export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   type: "oauth"
   authorization?: AuthorizationEndpointConfig
@@ -199,7 +424,15 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   options?: OAuthUserConfig<P>
 }
 
-/** The fields an OpenID Connect provider is configured with. */
+/**
+ * The fields an OpenID Connect provider is configured with.
+ *
+ * @example
+ * ```ts
+ * import type { OIDCConfig } from "latchkey/providers"
+ * const acme: OIDCConfig = { id: "acme", name: "Acme", type: "oidc", issuer: "https://login.acme.dev", checks: ["pkce", "nonce"] }
+ * ```
+ */
 export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | "checks" | "options"> {
   type: "oidc"
   /** Default `["pkce"]`. */
@@ -213,25 +446,91 @@ export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | 
   options?: OIDCUserConfig<P>
 }
 
-/** An OAuth 2.0 or OpenID Connect provider configuration. */
+/**
+ * An OAuth 2.0 or OpenID Connect provider configuration.
+ *
+ * @example
+ * ```ts
+ * import type { OAuthConfig } from "latchkey/providers"
+ * const discovers = (provider: OAuthConfig) => provider.type === "oidc" || provider.issuer !== undefined
+ * ```
+ */
 export type OAuthConfig<P = Profile> = OIDCConfig<P> | OAuth2Config<P>
 
-/** What a user passes to an OAuth 2.0 provider factory: every field optional. */
+/**
+ * What a user passes to an OAuth 2.0 provider factory: every field optional.
+ *
+ * @example
+ * ```ts
+ * import Discord, { type DiscordProfile } from "latchkey/providers/discord"
+ * import type { OAuthUserConfig } from "latchkey/providers"
+ * const options: OAuthUserConfig<DiscordProfile> = { authorization: { params: { scope: "identify" } } }
+ * const provider = Discord(options)
+ * ```
+ */
 export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuth2Config<P>>, "options" | "type">
 
-/** What a user passes to an OpenID Connect provider factory: every field optional. */
+/**
+ * What a user passes to an OpenID Connect provider factory: every field optional.
+ *
+ * @example
+ * ```ts
+ * import Google, { type GoogleProfile } from "latchkey/providers/google"
+ * import type { OIDCUserConfig } from "latchkey/providers"
+ * const options: OIDCUserConfig<GoogleProfile> = { clientId: "…", clientSecret: "…", checks: ["pkce", "nonce"] }
+ * const provider = Google(options)
+ * ```
+ */
 export type OIDCUserConfig<P = Profile> = Omit<Partial<OIDCConfig<P>>, "options" | "type">
 
-/** Any provider configuration. */
+/**
+ * Any provider configuration.
+ *
+ * @example
+ * ```ts
+ * import { GitHub, Resend, type ProviderConfig } from "latchkey/providers"
+ * const configs: ProviderConfig[] = [GitHub(), Resend({ from: "auth@acme.dev" })]
+ * const ids = configs.map((config) => config.id) // ["github", "resend"]
+ * ```
+ */
 export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig | WebAuthnConfig
 
-/** A provider: a configuration, or a factory that makes one (`GitHub` as well as `GitHub({...})`). */
+/**
+ * A provider: a configuration, or a factory that makes one (`GitHub` as well as `GitHub({...})`).
+ *
+ * @example
+ * ```ts
+ * import { GitHub, Google, type GoogleProfile, type Provider } from "latchkey/providers"
+ * const github: Provider = GitHub // a factory: resolveProviders calls it with no options
+ * const google: Provider<GoogleProfile> = Google({ authorization: { params: { prompt: "select_account" } } })
+ * ```
+ */
 export type Provider<P = Profile> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | ((options?: any) => ProviderConfig)
 
-/** The `providers` list of a config. */
+/**
+ * The `providers` list of a config.
+ *
+ * @example
+ * ```ts
+ * import { GitHub, Google, Resend, type AppProviders } from "latchkey/providers"
+ * const providers: AppProviders = [GitHub, Google, Resend({ from: "Acme <auth@acme.dev>" })]
+ * ```
+ */
 export type AppProviders = Provider<any>[]
 
-/** A resolved endpoint: absolute URL (when not replaced by `request`) and parameters as strings. */
+/**
+ * A resolved endpoint: absolute URL (when not replaced by `request`) and parameters as strings.
+ *
+ * @example
+ * ```ts
+ * import type { ResolvedEndpoint } from "latchkey/providers"
+ * const withParams = (endpoint: ResolvedEndpoint) => {
+ *   const url = new URL(endpoint.url!)
+ *   for (const [name, value] of Object.entries(endpoint.params)) url.searchParams.set(name, value)
+ *   return url
+ * }
+ * ```
+ */
 export interface ResolvedEndpoint<Handler = never> {
   url?: string
   params: Record<string, string>
@@ -239,7 +538,17 @@ export interface ResolvedEndpoint<Handler = never> {
   conform?: ResponseConform
 }
 
-/** An OAuth or OIDC provider after resolution: merged, validated and ready for the flow. */
+/**
+ * An OAuth or OIDC provider after resolution: merged, validated and ready for the flow.
+ *
+ * @example
+ * ```ts
+ * import { resolveProvider, type ResolvedOAuthProvider } from "latchkey/providers"
+ * import GitHub from "latchkey/providers/github"
+ * const github = resolveProvider(GitHub({ clientId: "Iv1.x" }), { baseUrl: "https://app.example.com" }) as ResolvedOAuthProvider
+ * github.authorization.params.scope // "read:user user:email"
+ * ```
+ */
 export interface ResolvedOAuthProvider<P = Profile> extends AppProvider {
   type: "oauth" | "oidc"
   issuer?: string
@@ -265,7 +574,16 @@ export interface ResolvedOAuthProvider<P = Profile> extends AppProvider {
   docs?: string
 }
 
-/** Any provider after resolution. */
+/**
+ * Any provider after resolution.
+ *
+ * @example
+ * ```ts
+ * import type { ResolvedOAuthProvider, ResolvedProvider } from "latchkey/providers"
+ * const oauthOnly = (providers: ResolvedProvider[]) =>
+ *   providers.filter((provider): provider is ResolvedOAuthProvider => provider.type === "oauth" || provider.type === "oidc")
+ * ```
+ */
 export type ResolvedProvider =
   | ResolvedOAuthProvider<any>
   | (EmailConfig & AppProvider)

@@ -4,6 +4,14 @@ import { oidcProvider } from "./core/define.js"
 /**
  * The claims of a United Effects Core EOS id_token. By design it carries no name or picture:
  * personal data is shared through Core's separate, consented profile access requests.
+ *
+ * @example
+ * ```ts
+ * import UnitedEffects, { type UnitedEffectsProfile } from "latchkey/providers/united-effects"
+ * const provider = UnitedEffects({
+ *   profile: (profile: UnitedEffectsProfile) => ({ id: profile.sub, name: profile.email ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
  */
 export interface UnitedEffectsProfile {
   iss: string

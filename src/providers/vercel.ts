@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a "Sign in with Vercel" id_token. */
+/**
+ * The claims of a "Sign in with Vercel" id_token.
+ *
+ * @example
+ * ```ts
+ * import Vercel, { type VercelProfile } from "latchkey/providers/vercel"
+ * const provider = Vercel({
+ *   profile: (profile: VercelProfile) => ({ id: profile.sub, name: profile.preferred_username ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface VercelProfile {
   iss: string
   sub: string

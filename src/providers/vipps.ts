@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The response of the Vipps MobilePay userinfo endpoint (Login API); each field needs its scope. */
+/**
+ * The response of the Vipps MobilePay userinfo endpoint (Login API); each field needs its scope.
+ *
+ * @example
+ * ```ts
+ * import Vipps, { type VippsProfile } from "latchkey/providers/vipps"
+ * const provider = Vipps({
+ *   profile: (profile: VippsProfile) => ({ id: profile.sub, name: profile.given_name ?? profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface VippsProfile {
   sub: string
   /** `name` scope. */
@@ -25,7 +35,16 @@ export interface VippsProfile {
   [field: string]: unknown
 }
 
-/** Vipps options: everything in {@link OIDCUserConfig}, plus the environment. */
+/**
+ * Vipps options: everything in {@link OIDCUserConfig}, plus the environment.
+ *
+ * @example
+ * ```ts
+ * import Vipps, { type VippsUserConfig } from "latchkey/providers/vipps"
+ * const options: VippsUserConfig = { environment: "test", clientId: process.env.VIPPS_TEST_CLIENT_ID }
+ * const provider = Vipps(options)
+ * ```
+ */
 export interface VippsUserConfig extends OIDCUserConfig<VippsProfile> {
   /** `"production"` (https://api.vipps.no) or `"test"` (https://apitest.vipps.no). Default `"production"`. Ignored when `issuer` is set. */
   environment?: "production" | "test"

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `POST https://id.vk.com/oauth2/user_info`. */
+/**
+ * The response of `POST https://id.vk.com/oauth2/user_info`.
+ *
+ * @example
+ * ```ts
+ * import VK, { type VKProfile } from "latchkey/providers/vk"
+ * const provider = VK({
+ *   profile: ({ user }: VKProfile) => ({ id: user.user_id, name: user.first_name ?? null, email: user.email ?? null, image: user.avatar ?? null }),
+ * })
+ * ```
+ */
 export interface VKProfile {
   user: {
     user_id: string

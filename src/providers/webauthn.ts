@@ -10,7 +10,16 @@ import type { Awaitable } from "../types.js"
 import type { CredentialInput } from "./credentials.js"
 import type { CommonProviderOptions } from "./types.js"
 
-/** The relying party: who the credentials are bound to. */
+/**
+ * The relying party: who the credentials are bound to.
+ *
+ * @example
+ * ```ts
+ * import WebAuthn, { type RelyingParty } from "latchkey/providers/webauthn"
+ * const relyingParty: RelyingParty = { id: "acme.dev", name: "Acme", origin: ["https://acme.dev", "https://app.acme.dev"] }
+ * const provider = WebAuthn({ relayingParty: relyingParty })
+ * ```
+ */
 export interface RelyingParty {
   /** The RP ID: the registrable domain, such as `acme.dev`. Default: the request's host name. */
   id: string
@@ -20,7 +29,16 @@ export interface RelyingParty {
   origin: string | string[]
 }
 
-/** A WebAuthn provider's configuration. */
+/**
+ * A WebAuthn provider's configuration.
+ *
+ * @example
+ * ```ts
+ * import WebAuthn, { type WebAuthnConfig } from "latchkey/providers/webauthn"
+ * const provider: WebAuthnConfig = WebAuthn({ userVerification: "required" })
+ * provider.timeout // 300000: five minutes
+ * ```
+ */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn"
   /** Fixed relying party values; unset ones are derived from the request. */
@@ -40,7 +58,16 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
 }
 
-/** What a user may pass to {@link WebAuthn} or {@link Passkey}. */
+/**
+ * What a user may pass to {@link WebAuthn} or {@link Passkey}.
+ *
+ * @example
+ * ```ts
+ * import WebAuthn, { type WebAuthnUserConfig } from "latchkey/providers/webauthn"
+ * const options: WebAuthnUserConfig = { getRelayingParty: (request) => ({ id: new URL(request.url).hostname }), timeout: 120_000 }
+ * const provider = WebAuthn(options)
+ * ```
+ */
 export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "options" | "type">>
 
 /**

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The person of `GET https://webexapis.com/v1/people/me`. */
+/**
+ * The person of `GET https://webexapis.com/v1/people/me`.
+ *
+ * @example
+ * ```ts
+ * import Webex, { type WebexProfile } from "latchkey/providers/webex"
+ * const provider = Webex({
+ *   profile: (profile: WebexProfile) => ({ id: profile.id, name: profile.nickName ?? profile.displayName, email: profile.emails[0] ?? null, image: profile.avatar ?? null }),
+ * })
+ * ```
+ */
 export interface WebexProfile {
   id: string
   emails: string[]

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://api.weixin.qq.com/sns/userinfo`. */
+/**
+ * The response of `GET https://api.weixin.qq.com/sns/userinfo`.
+ *
+ * @example
+ * ```ts
+ * import WeChat, { type WeChatProfile } from "latchkey/providers/wechat"
+ * const provider = WeChat({
+ *   profile: (profile: WeChatProfile) => ({ id: profile.openid, name: profile.nickname, image: profile.headimgurl || null }),
+ * })
+ * ```
+ */
 export interface WeChatProfile {
   /** The user's id for this app. */
   openid: string

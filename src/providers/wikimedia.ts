@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET /w/rest.php/oauth2/resource/profile` (MediaWiki OAuth extension). */
+/**
+ * The response of `GET /w/rest.php/oauth2/resource/profile` (MediaWiki OAuth extension).
+ *
+ * @example
+ * ```ts
+ * import Wikimedia, { type WikimediaProfile } from "latchkey/providers/wikimedia"
+ * const provider = Wikimedia({
+ *   profile: (profile: WikimediaProfile) => ({ id: String(profile.sub), name: profile.username ?? null, email: profile.confirmed_email ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface WikimediaProfile {
   /** The central (global) user id. */
   sub: number | string

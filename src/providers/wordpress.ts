@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user object of `GET https://public-api.wordpress.com/rest/v1.1/me` (abridged). */
+/**
+ * The user object of `GET https://public-api.wordpress.com/rest/v1.1/me` (abridged).
+ *
+ * @example
+ * ```ts
+ * import WordPress, { type WordPressProfile } from "latchkey/providers/wordpress"
+ * const provider = WordPress({
+ *   profile: (profile: WordPressProfile) => ({ id: String(profile.ID), name: profile.username, email: profile.email_verified ? profile.email : null, image: profile.avatar_URL }),
+ * })
+ * ```
+ */
 export interface WordPressProfile {
   ID: number
   display_name: string

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** A WorkOS SSO Profile: the user as the connection's identity provider describes them. */
+/**
+ * A WorkOS SSO Profile: the user as the connection's identity provider describes them.
+ *
+ * @example
+ * ```ts
+ * import WorkOS, { type WorkOSProfile } from "latchkey/providers/workos"
+ * const provider = WorkOS({
+ *   profile: (profile: WorkOSProfile) => ({ id: profile.id, name: [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null, email: profile.email }),
+ * })
+ * ```
+ */
 export interface WorkOSProfile {
   object: "profile"
   /** The WorkOS profile id, stable for the user within the connection. */

@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Sign in with Xero id_token. */
+/**
+ * The claims of a Sign in with Xero id_token.
+ *
+ * @example
+ * ```ts
+ * import Xero, { type XeroProfile } from "latchkey/providers/xero"
+ * const provider = Xero({
+ *   profile: (profile: XeroProfile) => ({ id: profile.xero_userid, name: profile.given_name ?? null, email: profile.email ?? null }),
+ * })
+ * ```
+ */
 export interface XeroProfile {
   iss: string
   aud: string

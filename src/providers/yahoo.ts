@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Yahoo id_token for the `openid profile email` scopes. */
+/**
+ * The claims of a Yahoo id_token for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Yahoo, { type YahooProfile } from "latchkey/providers/yahoo"
+ * const provider = Yahoo({
+ *   profile: (profile: YahooProfile) => ({ id: profile.sub, name: profile.nickname ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface YahooProfile {
   iss: string
   aud: string

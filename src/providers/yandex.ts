@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The response of `GET https://login.yandex.ru/info?format=json`. */
+/**
+ * The response of `GET https://login.yandex.ru/info?format=json`.
+ *
+ * @example
+ * ```ts
+ * import Yandex, { type YandexProfile } from "latchkey/providers/yandex"
+ * const provider = Yandex({
+ *   profile: (profile: YandexProfile) => ({ id: profile.id, name: profile.display_name ?? profile.login, email: profile.default_email ?? null }),
+ * })
+ * ```
+ */
 export interface YandexProfile {
   /** The Yandex user id. */
   id: string

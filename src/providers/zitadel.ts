@@ -2,7 +2,17 @@ import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 import { standardClaimsOrUsername } from "./core/defaults.js"
 
-/** The claims of ZITADEL's userinfo endpoint for the `openid profile email` scopes. */
+/**
+ * The claims of ZITADEL's userinfo endpoint for the `openid profile email` scopes.
+ *
+ * @example
+ * ```ts
+ * import Zitadel, { type ZitadelProfile } from "latchkey/providers/zitadel"
+ * const provider = Zitadel({
+ *   profile: (profile: ZitadelProfile) => ({ id: profile.sub, name: profile.nickname ?? profile.name ?? null, email: profile.email_verified ? profile.email : null }),
+ * })
+ * ```
+ */
 export interface ZitadelProfile {
   /** The user's ZITADEL id. */
   sub: string

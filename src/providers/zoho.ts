@@ -1,7 +1,17 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
 
-/** The claims of a Zoho id_token for the `openid email profile` scopes. */
+/**
+ * The claims of a Zoho id_token for the `openid email profile` scopes.
+ *
+ * @example
+ * ```ts
+ * import Zoho, { type ZohoProfile } from "latchkey/providers/zoho"
+ * const provider = Zoho({
+ *   profile: (profile: ZohoProfile) => ({ id: profile.sub, name: profile.first_name ?? profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+ * })
+ * ```
+ */
 export interface ZohoProfile {
   iss: string
   sub: string
@@ -19,7 +29,16 @@ export interface ZohoProfile {
   [claim: string]: unknown
 }
 
-/** Zoho options: which data centre's accounts server signs users in. */
+/**
+ * Zoho options: which data centre's accounts server signs users in.
+ *
+ * @example
+ * ```ts
+ * import Zoho, { type ZohoUserConfig } from "latchkey/providers/zoho"
+ * const options: ZohoUserConfig = { accountsServer: "https://accounts.zoho.in" }
+ * const provider = Zoho(options)
+ * ```
+ */
 export interface ZohoUserConfig extends OIDCUserConfig<ZohoProfile> {
   /**
    * The accounts server of the data centre the app is registered in: `https://accounts.zoho.com`

@@ -1,7 +1,17 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
-/** The user of `GET https://api.zoom.us/v2/users/me`. */
+/**
+ * The user of `GET https://api.zoom.us/v2/users/me`.
+ *
+ * @example
+ * ```ts
+ * import Zoom, { type ZoomProfile } from "latchkey/providers/zoom"
+ * const provider = Zoom({
+ *   profile: (profile: ZoomProfile) => ({ id: profile.id, name: profile.display_name, email: profile.verified === 1 ? profile.email : null, image: profile.pic_url ?? null }),
+ * })
+ * ```
+ */
 export interface ZoomProfile {
   id: string
   first_name: string

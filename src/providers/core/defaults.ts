@@ -10,6 +10,13 @@ function stringOrNull(value: unknown): string | null {
 /**
  * The standard claims to a `User`: `id` from `sub` (else `id`), `email`, `name`, and `image` from
  * `picture`.
+ *
+ * @example
+ * ```ts
+ * import { defaultProfile } from "latchkey/providers"
+ * defaultProfile({ sub: "248289761001", name: "Jane", email: "jane@example.com", picture: "https://example.com/jane.png" })
+ * // { id: "248289761001", email: "jane@example.com", name: "Jane", image: "https://example.com/jane.png" }
+ * ```
  */
 export function defaultProfile(profile: Profile): User {
   const id = profile.sub ?? (profile as { id?: unknown }).id
@@ -23,7 +30,17 @@ export function defaultProfile(profile: Profile): User {
 
 const KEPT_TOKEN_FIELDS = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"] as const
 
-/** Keeps the token fields an account needs, and nothing the provider sent besides. */
+/**
+ * Keeps the token fields an account needs, and nothing the provider sent besides.
+ *
+ * @example
+ * ```ts
+ * import { defaultAccount } from "latchkey/providers"
+ * import GitHub from "latchkey/providers/github"
+ * // The default fields, plus one the provider adds to its token response.
+ * const provider = GitHub({ account: (tokens) => ({ ...defaultAccount(tokens), refresh_token_expires_in: tokens.refresh_token_expires_in }) })
+ * ```
+ */
 export function defaultAccount(tokens: TokenSet): Partial<Account> {
   const kept: Record<string, unknown> = {}
   for (const field of KEPT_TOKEN_FIELDS) {

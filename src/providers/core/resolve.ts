@@ -22,7 +22,16 @@ import { defaultAccount, defaultProfile } from "./defaults.js"
 import { mergeEndpoint } from "./endpoints.js"
 import { mergeDeep } from "./merge.js"
 
-/** What {@link resolveProviders} needs to know about the app. */
+/**
+ * What {@link resolveProviders} needs to know about the app.
+ *
+ * @example
+ * ```ts
+ * import { resolveProviders, GitHub, type ResolveProvidersOptions } from "latchkey/providers"
+ * const options: ResolveProvidersOptions = { baseUrl: "https://app.example.com", basePath: "/api/auth", env: { AUTH_GITHUB_ID: "Iv1.x", AUTH_GITHUB_SECRET: "…" } }
+ * const [github] = resolveProviders([GitHub], options) // github.callbackUrl: "https://app.example.com/api/auth/callback/github"
+ * ```
+ */
 export interface ResolveProvidersOptions {
   /** The app's public origin, such as `https://app.example.com`. */
   baseUrl: string
@@ -37,7 +46,15 @@ export interface ResolveProvidersOptions {
 const KNOWN_CHECKS: readonly OIDCCheck[] = ["none", "state", "pkce", "nonce"]
 const ENDPOINTS = ["authorization", "token", "userinfo"] as const
 
-/** `AUTH_<ID>_<SUFFIX>`, with the id upper-cased and `-` turned into `_`. */
+/**
+ * `AUTH_<ID>_<SUFFIX>`, with the id upper-cased and `-` turned into `_`.
+ *
+ * @example
+ * ```ts
+ * import { envName } from "latchkey/providers"
+ * envName("azure-ad-b2c", "SECRET") // "AUTH_AZURE_AD_B2C_SECRET"
+ * ```
+ */
 export function envName(id: string, suffix: "ID" | "SECRET" | "ISSUER" | "KEY"): string {
   return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
 }

@@ -3,7 +3,16 @@ import { apiEmailProvider } from "./api.js"
 import { requireApiKey } from "./send.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
-/** Loops options: the transactional email template to send. */
+/**
+ * Loops options: the transactional email template to send.
+ *
+ * @example
+ * ```ts
+ * import Loops, { type LoopsUserConfig } from "latchkey/providers/loops"
+ * const options: LoopsUserConfig = { transactionalId: "clx0signinlink00001", apiKey: process.env.LOOPS_API_KEY }
+ * const provider = Loops(options)
+ * ```
+ */
 export interface LoopsUserConfig extends EmailUserConfig {
   /** The id of a Loops transactional email with a `url` data variable. */
   transactionalId?: string

@@ -3,7 +3,16 @@ import { apiEmailProvider, parseAddress } from "./api.js"
 import { basicAuth, requireApiKey, requireFrom } from "./send.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
-/** Mailgun options: the sending domain and the account's region. */
+/**
+ * Mailgun options: the sending domain and the account's region.
+ *
+ * @example
+ * ```ts
+ * import Mailgun, { type MailgunUserConfig } from "latchkey/providers/mailgun"
+ * const options: MailgunUserConfig = { from: "Acme <auth@acme.dev>", domain: "mg.acme.dev", region: "eu" }
+ * const provider = Mailgun(options)
+ * ```
+ */
 export interface MailgunUserConfig extends EmailUserConfig {
   /** The sending domain. Default: the domain of the `from` address. */
   domain?: string

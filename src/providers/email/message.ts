@@ -11,14 +11,31 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!)
 }
 
-/** The subject, text and HTML of a sign-in email. */
+/**
+ * The subject, text and HTML of a sign-in email.
+ *
+ * @example
+ * ```ts
+ * import type { VerificationMessage } from "latchkey/providers"
+ * const toMailApi = (to: string, message: VerificationMessage) => ({ to, subject: message.subject, text: message.text, html: message.html })
+ * ```
+ */
 export interface VerificationMessage {
   subject: string
   text: string
   html: string
 }
 
-/** Builds the sign-in email for `params`. */
+/**
+ * Builds the sign-in email for `params`.
+ *
+ * @example
+ * ```ts
+ * import { verificationMessage } from "latchkey/providers"
+ * const { subject, text, html } = verificationMessage({ url: "https://app.example.com/auth/callback/email?token=abc", theme: {} })
+ * subject // "Sign in to app.example.com"
+ * ```
+ */
 export function verificationMessage(params: Pick<VerificationRequestParams, "url" | "theme">): VerificationMessage {
   const host = new URL(params.url).host
   const brand = params.theme.brandColor ?? "#346df1"

@@ -9,7 +9,16 @@ import type { EmailConfig, EmailUserConfig } from "./types.js"
  */
 const NODEMAILER = "nodemailer"
 
-/** Nodemailer options: the SMTP server, as a connection URL or transport options. */
+/**
+ * Nodemailer options: the SMTP server, as a connection URL or transport options.
+ *
+ * @example
+ * ```ts
+ * import Nodemailer, { type NodemailerUserConfig } from "latchkey/providers/nodemailer"
+ * const options: NodemailerUserConfig = { server: { host: "smtp.acme.dev", port: 587, auth: { user: "auth", pass: process.env.SMTP_PASSWORD } }, from: "auth@acme.dev" }
+ * const provider = Nodemailer(options)
+ * ```
+ */
 export interface NodemailerUserConfig extends EmailUserConfig {
   server?: string | Record<string, unknown>
 }

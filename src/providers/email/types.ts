@@ -6,13 +6,32 @@
 import type { Awaitable } from "../../types.js"
 import type { CommonProviderOptions } from "../types.js"
 
-/** Colours for the verification email, taken from the app's theme. */
+/**
+ * Colours for the verification email, taken from the app's theme.
+ *
+ * @example
+ * ```ts
+ * import { verificationMessage, type EmailTheme } from "latchkey/providers"
+ * const theme: EmailTheme = { brandColor: "#0B5FFF", buttonText: "#ffffff" }
+ * const { html } = verificationMessage({ url: "https://app.example.com/auth/callback/email?token=abc", theme })
+ * ```
+ */
 export interface EmailTheme {
   brandColor?: string
   buttonText?: string
 }
 
-/** What `sendVerificationRequest` receives. */
+/**
+ * What `sendVerificationRequest` receives.
+ *
+ * @example
+ * ```ts
+ * import Email from "latchkey/providers/email"
+ * import type { VerificationRequestParams } from "latchkey/providers"
+ * // In development: print the link instead of sending it.
+ * const provider = Email({ sendVerificationRequest: ({ identifier, url }: VerificationRequestParams) => console.log(identifier, url) })
+ * ```
+ */
 export interface VerificationRequestParams {
   /** The address the link goes to. */
   identifier: string
@@ -27,7 +46,18 @@ export interface VerificationRequestParams {
   request: Request
 }
 
-/** An email provider's configuration. */
+/**
+ * An email provider's configuration.
+ *
+ * @example
+ * ```ts
+ * import type { EmailConfig } from "latchkey/providers"
+ * const outbox: EmailConfig = {
+ *   id: "outbox", name: "Email", type: "email", from: "auth@acme.dev", maxAge: 15 * 60,
+ *   sendVerificationRequest: async ({ identifier, url }) => { await fetch("https://mail.acme.dev/send", { method: "POST", body: JSON.stringify({ to: identifier, url }) }) },
+ * }
+ * ```
+ */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   /** The sender, such as `"Acme <auth@acme.dev>"`. */
@@ -49,5 +79,15 @@ export interface EmailConfig extends CommonProviderOptions {
   options?: EmailUserConfig
 }
 
-/** What a user passes to an email provider factory. */
+/**
+ * What a user passes to an email provider factory.
+ *
+ * @example
+ * ```ts
+ * import SendGrid from "latchkey/providers/sendgrid"
+ * import type { EmailUserConfig } from "latchkey/providers"
+ * const options: EmailUserConfig = { from: "Acme <auth@acme.dev>", apiKey: process.env.SENDGRID_API_KEY, maxAge: 60 * 60 }
+ * const provider = SendGrid(options)
+ * ```
+ */
 export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
