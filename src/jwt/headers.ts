@@ -10,12 +10,10 @@ import { InvalidOptionError } from "../errors.js"
  *
  * @example
  * ```ts
- * import type { IncomingMessage } from "node:http"
  * import { getToken, type HeaderRecord } from "latchkey/jwt"
- * async function sessionOf(req: IncomingMessage) {
- *   const headers: HeaderRecord = req.headers // a repeated header arrives as an array
- *   return getToken({ req: { headers } })
- * }
+ * // The shape of Node's req.headers: a repeated header arrives as an array.
+ * const headers: HeaderRecord = { cookie: ["theme=dark", "authjs.session-token=…"], host: "app.example.com" }
+ * const token = await getToken({ req: { headers } })
  * ```
  */
 export type HeaderRecord = Record<string, string | string[] | undefined>
