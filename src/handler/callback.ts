@@ -2,22 +2,17 @@
  * `/callback/:id`: where providers send the browser back. OAuth/OIDC callbacks finish through
  * `finishSignIn` (GET, or POST for `form_post`); email callbacks consume the link's token.
  */
-import { checkCookieName } from "../oauth/checks.js"
+import { clearChecks } from "../oauth/checks.js"
 import { finishSignIn } from "../oauth/finish.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { RequestContext } from "./config.js"
-import { cookieOptions, setCookieHeaders } from "./cookies.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
 import { clientCode } from "./errors.js"
 import { redirect } from "./response.js"
 
-/** Clears every check cookie, for callbacks that fail before finishSignIn could. */
-function clearAllChecks(context: RequestContext): string[] {
-  return (["pkce", "state", "nonce"] as const).flatMap((check) =>
-    setCookieHeaders({ name: checkCookieName(check, context.secure), value: null, options: cookieOptions(context.secure) })
-  )
-}
+/** Every check a failed callback may have left behind; clearing one that was never set is harmless. */
+const ALL_CHECKS = ["pkce", "state", "nonce"] as const
 
 /** GET|POST /callback/:id. */
 export async function callbackRoute(context: RequestContext, provider: ResolvedProvider): Promise<Response> {
@@ -37,6 +32,6 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
     return await completeSignIn(context, { ...result, provider })
   } catch (error) {
     context.config.logger?.error?.(error as Error)
-    return redirect(errorUrl(context, clientCode(error)), clearAllChecks(context))
+    return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure))
   }
 }

@@ -4,7 +4,7 @@
  * `AUTH_TRUST_HOST`) says so; `AUTH_URL` pins the public URL instead.
  */
 import { InvalidOptionError } from "../errors.js"
-import { processEnv, readEnv, type EnvRecord } from "../env.js"
+import { processEnv, readEnv, secretsFromEnv, type EnvRecord } from "../env.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import { secretsOrEnv } from "../jwt/secrets.js"
@@ -167,7 +167,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   const basePath = (config.basePath ?? (authUrl ? new URL(authUrl).pathname : "/auth")).replace(/\/+$/, "") || "/auth"
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
   return {
-    secret: secretsOrEnv(config.secret ?? secretsFromEnvRecord(env)),
+    secret: secretsOrEnv(config.secret ?? nonEmpty(secretsFromEnv(env))),
     basePath,
     sessionMaxAge: positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY),
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
@@ -178,8 +178,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   }
 }
 
-function secretsFromEnvRecord(env: EnvRecord): string[] | undefined {
-  const list = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"].map((name) => readEnv(name, env)).filter((value): value is string => !!value)
+function nonEmpty(list: string[]): string[] | undefined {
   return list.length > 0 ? list : undefined
 }
 

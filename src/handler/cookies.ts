@@ -2,7 +2,7 @@
  * The handler's cookies: names (with the `__Secure-`/`__Host-` prefixes over https) and the one
  * writer they all go through, `latchkey/jwt`'s `setCookieHeaders`.
  */
-import { parseCookieHeader, readChunkedCookie, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
+import { readChunkedCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
 
 /** The names of the handler's cookies for a secure or plain origin. */
 export function cookieNames(secure: boolean) {
@@ -20,10 +20,6 @@ export function cookieOptions(secure: boolean, maxAge?: number): SessionCookieOp
   return { path: "/", httpOnly: true, sameSite: "lax", secure, ...(maxAge === undefined ? {} : { maxAge }) }
 }
 
-/** The request's cookies. */
-export function requestCookies(request: Request): Record<string, string | undefined> {
-  return parseCookieHeader(request.headers.get("cookie"))
-}
 
 /** The session token the request carries (joined from chunks), or undefined. A bad chunk set is no token. */
 export function sessionTokenOf(request: Request, secure: boolean): string | undefined {
@@ -34,4 +30,4 @@ export function sessionTokenOf(request: Request, secure: boolean): string | unde
   }
 }
 
-export { setCookieHeaders }
+export { requestCookies, setCookieHeaders }

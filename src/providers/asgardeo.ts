@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrFullName } from "./core/defaults.js"
 
 /**
  * The claims of an Asgardeo id_token for the `openid profile email` scopes.
@@ -63,12 +64,7 @@ export default function Asgardeo(options?: OIDCUserConfig<AsgardeoProfile>): OID
       capabilities: { refresh: true, revocation: true },
       docs: "https://wso2.com/asgardeo/docs/guides/authentication/oidc/",
       style: { brandColor: "#FF7300" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null),
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrFullName,
     },
     options
   )

@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrFullName } from "./core/defaults.js"
 
 /**
  * The claims of a Kinde id_token for the `openid profile email` scopes.
@@ -58,12 +59,7 @@ export default function Kinde(options?: OIDCUserConfig<KindeProfile>): OIDCConfi
       capabilities: { refresh: true, revocation: true },
       docs: "https://docs.kinde.com/developer-tools/about/using-kinde-without-an-sdk/",
       style: { brandColor: "#000000" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null),
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }),
+      profile: standardClaimsOrFullName,
     },
     options
   )

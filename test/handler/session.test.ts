@@ -152,6 +152,27 @@ describe("safety", () => {
   })
 })
 
+describe("failed callbacks", () => {
+  it("clear the check cookies with the attributes they were set with, form_post included", async () => {
+    const formPost = {
+      id: "formpost",
+      name: "Form Post",
+      type: "oauth" as const,
+      authorization: "https://idp.example/authorize",
+      token: "https://idp.example/token",
+      userinfo: "https://idp.example/me",
+      clientId: "c",
+      quirks: { formPost: true },
+    }
+    const { dispatch } = app({ providers: [formPost] })
+    const response = await dispatch(`${APP}/auth/callback/formpost?error=access_denied`, { redirect: "manual" })
+    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("AccessDenied")
+    const cleared = response.headers.getSetCookie()
+    expect(cleared.map((line) => line.split("=")[0])).toEqual(["authjs.pkce.code_verifier", "authjs.state", "authjs.nonce"])
+    for (const line of cleared) expect(line).toMatch(/Max-Age=0;.*Secure; SameSite=None$/)
+  })
+})
+
 describe("routes", () => {
   it("GET /providers lists id, name, type, signinUrl and callbackUrl", async () => {
     const { browser } = app({ providers: [credentials(), GitHub({ clientId: "x", clientSecret: "y" })] })

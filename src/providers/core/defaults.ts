@@ -53,6 +53,8 @@ export function defaultAccount(tokens: TokenSet): Partial<Account> {
 interface StandardClaims {
   sub: string
   name?: string | null
+  given_name?: string | null
+  family_name?: string | null
   preferred_username?: string | null
   email?: string | null
   picture?: string | null
@@ -63,6 +65,15 @@ interface StandardClaims {
  * identity servers that let admins leave the display name empty (Keycloak, Okta, ZITADEL,
  * IdentityServer, …) need.
  */
-export function standardClaimsOrUsername(profile: StandardClaims): User {
+export function standardClaimsOrUsername<P extends StandardClaims>(profile: P): User {
   return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+}
+
+/**
+ * The standard claims, naming the user by `given_name` and `family_name` when there is no `name`
+ * (Asgardeo, Kinde).
+ */
+export function standardClaimsOrFullName<P extends StandardClaims>(profile: P): User {
+  const fullName = [profile.given_name, profile.family_name].filter(Boolean).join(" ") || null
+  return { id: profile.sub, name: profile.name ?? fullName, email: profile.email ?? null, image: profile.picture ?? null }
 }
