@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsernameNoImage } from "./core/defaults.js"
 
 /**
  * The claims of a Beyond Identity id_token.
@@ -57,12 +58,7 @@ export default function BeyondIdentity(options?: OIDCUserConfig<BeyondIdentityPr
       capabilities: { refresh: true, revocation: true },
       docs: "https://developer.beyondidentity.com/docs/next-auth",
       style: { brandColor: "#5077C5" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: standardClaimsOrUsernameNoImage,
     },
     options
   )

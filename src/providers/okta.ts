@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsernameNoImage } from "./core/defaults.js"
 
 /**
  * The claims Okta returns for the `openid profile email` scopes.
@@ -53,12 +54,7 @@ export default function Okta(options?: OIDCUserConfig<OktaProfile>): OIDCConfig<
       capabilities: { refresh: true, revocation: true },
       docs: "https://developer.okta.com/docs/guides/sign-into-web-app-redirect/",
       style: { brandColor: "#007DC1" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: standardClaimsOrUsernameNoImage,
     },
     options
   )

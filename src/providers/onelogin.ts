@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { standardClaimsOrUsernameNoImage } from "./core/defaults.js"
 
 /**
  * The claims of a OneLogin id_token for the `openid profile email` scopes.
@@ -57,12 +58,7 @@ export default function OneLogin(options?: OIDCUserConfig<OneLoginProfile>): OID
       capabilities: { refresh: true, revocation: true },
       docs: "https://developers.onelogin.com/openid-connect",
       style: { brandColor: "#1C1F2A" },
-      profile: (profile) => ({
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }),
+      profile: standardClaimsOrUsernameNoImage,
     },
     options
   )

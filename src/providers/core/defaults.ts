@@ -70,6 +70,14 @@ export function standardClaimsOrUsername<P extends StandardClaims>(profile: P): 
 }
 
 /**
+ * {@link standardClaimsOrUsername} with no image, for servers whose profile defines no `picture`
+ * claim (Okta, OneLogin, Beyond Identity): a stray claim of that name is not taken as an avatar.
+ */
+export function standardClaimsOrUsernameNoImage<P extends StandardClaims>(profile: P): User {
+  return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: null }
+}
+
+/**
  * The standard claims, naming the user by `given_name` and `family_name` when there is no `name`
  * (Asgardeo, Kinde).
  */
