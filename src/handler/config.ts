@@ -164,7 +164,8 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   }
   const env = config.env ?? processEnv()
   const authUrl = readEnv("AUTH_URL", env)
-  const basePath = (config.basePath ?? (authUrl ? new URL(authUrl).pathname : "/auth")).replace(/\/+$/, "") || "/auth"
+  const pinnedUrl = authUrl ? new URL(authUrl) : undefined
+  const basePath = (config.basePath ?? pinnedUrl?.pathname ?? "/auth").replace(/\/+$/, "") || "/auth"
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
   return {
     secret: secretsOrEnv(config.secret ?? nonEmpty(secretsFromEnv(env))),
@@ -172,7 +173,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     sessionMaxAge: positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY),
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
     trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
-    pinnedUrl: authUrl ? new URL(authUrl) : undefined,
+    pinnedUrl,
     config,
     env,
   }
@@ -185,6 +186,8 @@ function nonEmpty(list: string[]): string[] | undefined {
 /** One request's view of the configuration. */
 export interface RequestContext extends SettledConfig {
   request: Request
+  /** The request's URL, parsed once for every route to read. */
+  url: URL
   /** The app's public origin, such as `https://app.example.com`. */
   origin: string
   /** Origin plus base path: where the handler's routes live. */
@@ -197,10 +200,9 @@ export interface RequestContext extends SettledConfig {
  * The public origin of a request: `AUTH_URL` when pinned, else the request's own URL (with
  * X-Forwarded-Host/Proto) when the host is trusted. `undefined` for an untrusted host.
  */
-export function publicOrigin(settled: SettledConfig, request: Request): string | undefined {
+export function publicOrigin(settled: SettledConfig, request: Request, url: URL): string | undefined {
   if (settled.pinnedUrl) return settled.pinnedUrl.origin
   if (!settled.trustHost) return undefined
-  const url = new URL(request.url)
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host
   const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "")
   return `${proto === "https" ? "https" : "http"}://${host}`

@@ -46,7 +46,7 @@ export async function sendSignInLink(context: RequestContext, provider: EmailCon
 /** Consumes the link's token; answers the sign-in, or undefined when the link is not valid. */
 export async function verifySignInLink(context: RequestContext, provider: EmailConfig & AppProvider): Promise<SignInOutcome | undefined> {
   const adapter = adapterOf(context, provider)
-  const url = new URL(context.request.url)
+  const { url } = context
   const token = url.searchParams.get("token")
   const email = normalizeEmail(provider, url.searchParams.get("email"))
   if (!token || !email) return undefined

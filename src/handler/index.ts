@@ -91,7 +91,7 @@ async function post(context: RequestContext, action: string, provider: ResolvedP
 }
 
 async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
-  const url = new URL(context.request.url)
+  const { url } = context
   switch (action) {
     case "providers":
       return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
@@ -153,20 +153,20 @@ export function createAuth(config: AuthConfig): Auth {
     return providers
   }
 
-  function contextFor(request: Request, origin: string): RequestContext {
-    const secure = config.useSecureCookies ?? origin.startsWith("https://")
-    return { ...settled, request, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers: providersFor(origin) }
+  function contextFor(request: Request, url: URL, origin: string, secure: boolean, providers: ResolvedProvider[]): RequestContext {
+    return { ...settled, request, url, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers }
   }
 
   async function handler(request: Request): Promise<Response> {
-    const origin = publicOrigin(settled, request)
+    const url = new URL(request.url)
+    const origin = publicOrigin(settled, request, url)
     if (origin === undefined) return untrustedHost(settled)
-    const path = new URL(request.url).pathname
+    const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) return json({ error: "NotFound" }, [], 404)
     const [action = "", providerId] = path.slice(settled.basePath.length + 1).split("/")
     let context: RequestContext
     try {
-      context = contextFor(request, origin)
+      context = contextFor(request, url, origin, config.useSecureCookies ?? origin.startsWith("https://"), providersFor(origin))
     } catch (error) {
       config.logger?.error?.(error as Error)
       if (error instanceof InvalidProviderError) return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
@@ -185,9 +185,10 @@ export function createAuth(config: AuthConfig): Auth {
   }
 
   async function auth(request: Request): Promise<Session | null> {
-    const origin = publicOrigin(settled, request) ?? new URL(request.url).origin
+    const url = new URL(request.url)
+    const origin = publicOrigin(settled, request, url) ?? url.origin
     for (const secure of config.useSecureCookies === undefined ? [true, false] : [config.useSecureCookies]) {
-      const context: RequestContext = { ...settled, request, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers: [] }
+      const context = contextFor(request, url, origin, secure, [])
       const claims = await readClaims(context)
       if (!claims) continue
       const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })

@@ -16,7 +16,7 @@ import { html, redirect } from "./response.js"
 
 /** GET /signin: the default page, or a redirect to `pages.signIn`. */
 export async function signInPageRoute(context: RequestContext): Promise<Response> {
-  const url = new URL(context.request.url)
+  const { url } = context
   const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
   if (context.config.pages?.signIn) {
     const target = new URL(context.config.pages.signIn, context.origin)
