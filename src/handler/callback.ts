@@ -5,6 +5,7 @@
 import { clearChecks } from "../oauth/checks.js"
 import { finishSignIn } from "../oauth/finish.js"
 import type { ResolvedProvider } from "../providers/types.js"
+import { clearCallbackUrl, savedCallbackUrl } from "./callback-url.js"
 import type { RequestContext } from "./config.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
@@ -18,7 +19,9 @@ const ALL_CHECKS = ["pkce", "state", "nonce"] as const
 export async function callbackRoute(context: RequestContext, provider: ResolvedProvider): Promise<Response> {
   if (provider.type === "email") {
     const outcome = await verifySignInLink(context, provider)
-    return outcome ? completeSignIn(context, outcome) : redirect(errorUrl(context, "Verification"))
+    if (!outcome) return redirect(errorUrl(context, "Verification"))
+    const callbackUrl = (await savedCallbackUrl(context)) ?? outcome.callbackUrl
+    return completeSignIn(context, { ...outcome, callbackUrl, cookies: clearCallbackUrl(context) })
   }
   if (provider.type !== "oauth" && provider.type !== "oidc") return redirect(errorUrl(context, "Configuration"))
   try {
@@ -29,7 +32,8 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
       fetch: context.config.fetch,
       timeout: context.config.timeout,
     })
-    return await completeSignIn(context, { ...result, provider })
+    const cookies = [...result.cookies, ...clearCallbackUrl(context)]
+    return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {
     context.config.logger?.error?.(error as Error)
     return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure))

@@ -2,22 +2,29 @@
  * The end of every sign-in, whatever the provider type: link through the adapter, ask the `signIn`
  * callback, build the token through the `jwt` callback, set the session cookie, fire events and
  * redirect to the saved destination.
+ *
+ * Only an OAuth or OpenID Connect sign-in may link a new account to the user already signed in, and
+ * only when that session is this browser's own. An emailed link signs in as the user with that
+ * address and credentials sign in as the user `authorize` returns: neither ever joins the current
+ * session, so opening an attacker's link, or a second person logging in on a shared browser, cannot
+ * attach anything to the signed-in user.
  */
 import { OAuthAccountNotLinkedError } from "../errors.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { cookieNames, cookieOptions, requestCookies, setCookieHeaders } from "./cookies.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
-import { applyJwtCallback, defaultClaims, readClaims, sessionCookies } from "./session.js"
+import { applyJwtCallback, bindToBrowser, defaultClaims, isThisBrowsers, readClaims, sessionCookies } from "./session.js"
 
 /** A signed-in identity, before linking. */
 export interface SignInOutcome {
   user: User
   account: Account
   profile?: Profile
-  provider: { id: string; allowDangerousEmailAccountLinking?: boolean }
+  provider: { id: string; type: "oauth" | "oidc" | "email" | "credentials"; allowDangerousEmailAccountLinking?: boolean }
+  /** Where this sign-in asked to go (checked again before it is used). */
+  callbackUrl?: string
   /** Extra Set-Cookie values to send (such as cleared check cookies). */
   cookies?: string[]
 }
@@ -30,11 +37,21 @@ export function errorUrl(context: RequestContext, code: string): string {
   return url.href
 }
 
+/** The signed-in user an OAuth sign-in may link to: this browser's own session's, or none. */
+async function linkingUserId(context: RequestContext, outcome: SignInOutcome): Promise<string | null> {
+  if (outcome.provider.type !== "oauth" && outcome.provider.type !== "oidc") return null
+  const current = await readClaims(context)
+  if (typeof current?.sub !== "string") return null
+  if (await isThisBrowsers(context, current)) return current.sub
+  context.config.logger?.warn?.("session not made in this browser; signing in without linking", { code: "ERR_SESSION_NOT_BOUND" })
+  return null
+}
+
 async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   const adapter = context.config.adapter
-  if (!adapter) return { user: outcome.user, isNewUser: undefined }
-  const current = await readClaims(context)
-  const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: current?.sub ?? null })
+  // Credentials sign in as the user authorize() returns, and are not stored, as in Auth.js.
+  if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
+  const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
   if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
   return { user: linked.user as User, isNewUser: linked.isNewUser }
@@ -57,8 +74,7 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   const claims = await applyJwtCallback(context, { ...token, trigger: "signIn" })
   if (!claims) return redirect(errorUrl(context, "AccessDenied"), extra)
   await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
-  const names = cookieNames(context.secure)
-  const destination = await safeRedirect(context, requestCookies(context.request)[names.callbackUrl])
-  const clearCallback = setCookieHeaders({ name: names.callbackUrl, value: null, options: cookieOptions(context.secure) })
-  return redirect(destination, [...extra, ...(await sessionCookies(context, claims)), ...clearCallback])
+  const destination = await safeRedirect(context, outcome.callbackUrl)
+  const { browser, cookies: bindingCookies } = await bindToBrowser(context)
+  return redirect(destination, [...extra, ...(await sessionCookies(context, claims, browser)), ...bindingCookies])
 }

@@ -11,6 +11,7 @@ import { secretsOrEnv } from "../jwt/secrets.js"
 import type { Adapter, AdapterUser } from "../oauth/adapter.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
+import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
 
 /**
  * Callbacks that shape the sign-in, the token and the session.
@@ -128,6 +129,13 @@ export interface AuthConfig {
   trustHost?: boolean
   /** Default: whether the public URL is https. */
   useSecureCookies?: boolean
+  /**
+   * Names and attributes of the handler's cookies (`sessionToken`, `callbackUrl`, `csrfToken`), as
+   * in Auth.js. The defaults are Auth.js's own names. `{ sessionToken: { name: "__Host-authjs.session-token" } }`
+   * makes the session cookie impossible for a sibling subdomain to set, at the cost of a name that
+   * Auth.js does not read.
+   */
+  cookies?: CookiesOptions
   /** Replaces the global fetch for provider requests: for tests, proxies and custom TLS. */
   fetch?: typeof fetch
   /** Milliseconds before a request to a provider is abandoned. Default 10 000. */
@@ -163,10 +171,10 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     throw new InvalidOptionError("providers", "createAuth needs a providers array.")
   }
   const env = config.env ?? processEnv()
-  const authUrl = readEnv("AUTH_URL", env)
-  const pinnedUrl = authUrl ? new URL(authUrl) : undefined
-  const basePath = (config.basePath ?? pinnedUrl?.pathname ?? "/auth").replace(/\/+$/, "") || "/auth"
+  const pinnedUrl = authUrlOf(env)
+  const basePath = trimTrailingSlashes(config.basePath ?? pinnedUrl?.pathname ?? "/auth") || "/auth"
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
+  checkCookiesOption(config.cookies)
   return {
     secret: secretsOrEnv(config.secret ?? nonEmpty(secretsFromEnv(env))),
     basePath,
@@ -177,6 +185,24 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     config,
     env,
   }
+}
+
+/** `AUTH_URL` parsed, or undefined when unset; a value that is not an http(s) URL is refused by name. */
+function authUrlOf(env: EnvRecord): URL | undefined {
+  const value = readEnv("AUTH_URL", env)
+  if (!value) return undefined
+  const parsed = URL.canParse(value) ? new URL(value) : undefined
+  if (parsed?.protocol !== "https:" && parsed?.protocol !== "http:") {
+    throw new InvalidOptionError("AUTH_URL", "AUTH_URL must be the app's absolute http(s) URL, such as https://app.example.com/auth.")
+  }
+  return parsed
+}
+
+/** `value` without trailing slashes; a loop, so a long run of slashes costs linear time. */
+function trimTrailingSlashes(value: string): string {
+  let end = value.length
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--
+  return value.slice(0, end)
 }
 
 function nonEmpty(list: string[]): string[] | undefined {
@@ -197,15 +223,34 @@ export interface RequestContext extends SettledConfig {
 }
 
 /**
- * The public origin of a request: `AUTH_URL` when pinned, else the request's own URL (with
- * X-Forwarded-Host/Proto) when the host is trusted. `undefined` for an untrusted host.
+ * A Host value: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. Each
+ * part is one character class that excludes the next part's first character, so matching is
+ * linear; the length is bounded before it runs.
  */
-export function publicOrigin(settled: SettledConfig, request: Request, url: URL): string | undefined {
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
+const MAX_HOST_LENGTH = 261
+
+/** `https://host` or `http://host` normalised by the URL parser, or undefined when `host` is not a plain host. */
+function originOf(proto: string, host: string): string | undefined {
+  if (host.length > MAX_HOST_LENGTH || !HOST.test(host)) return undefined
+  try {
+    return new URL(`${proto}://${host}`).origin
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The public origin of a request: `AUTH_URL` when pinned, else the request's own URL (with
+ * X-Forwarded-Host/Proto) when the host is trusted. `"untrusted"` without `trustHost`; `"invalid"`
+ * when the host header is not a plain host (a path, userinfo, a bad port, or junk).
+ */
+export function publicOrigin(settled: SettledConfig, request: Request, url: URL): string | "untrusted" | "invalid" {
   if (settled.pinnedUrl) return settled.pinnedUrl.origin
-  if (!settled.trustHost) return undefined
+  if (!settled.trustHost) return "untrusted"
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host
-  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "")
-  return `${proto === "https" ? "https" : "http"}://${host}`
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.slice(0, -1)
+  return originOf(proto === "https" ? "https" : "http", host) ?? "invalid"
 }
 
 /** Fires an event; a throwing handler is logged, and the request goes on. */

@@ -1,30 +1,100 @@
 /**
- * The handler's cookies: names (with the `__Secure-`/`__Host-` prefixes over https) and the one
- * writer they all go through, `latchkey/jwt`'s `setCookieHeaders`.
+ * The handler's cookies: names (with the `__Secure-`/`__Host-` prefixes over https, or the app's own
+ * from the `cookies` option), their attributes, and the one writer they all go through,
+ * `latchkey/jwt`'s `setCookieHeaders`.
  */
+import { InvalidOptionError } from "../errors.js"
 import { readChunkedCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
 
-/** The names of the handler's cookies for a secure or plain origin. */
-export function cookieNames(secure: boolean) {
+/**
+ * The cookies the handler writes, as Auth.js names them in its `cookies` option.
+ *
+ * @example
+ * ```ts
+ * import type { HandlerCookie } from "latchkey"
+ * const renamed: HandlerCookie[] = ["sessionToken"] // the ones this app gives its own names
+ * ```
+ */
+export type HandlerCookie = "sessionToken" | "callbackUrl" | "csrfToken"
+
+/**
+ * One cookie's name and attributes, overriding the defaults.
+ *
+ * @example
+ * ```ts
+ * import type { CookieOption } from "latchkey"
+ * // a session cookie that no sibling subdomain can set (not readable by Auth.js under this name)
+ * const hostOnly: CookieOption = { name: "__Host-authjs.session-token" }
+ * ```
+ */
+export interface CookieOption {
+  name?: string
+  options?: Pick<SessionCookieOptions, "domain" | "path" | "sameSite" | "secure">
+}
+
+/**
+ * The `cookies` option: names and attributes per cookie, as in Auth.js.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type CookiesOptions } from "latchkey"
+ * const cookies: CookiesOptions = { sessionToken: { name: "__Host-authjs.session-token" } }
+ * export const { handler, auth } = createAuth({ providers: [], cookies })
+ * ```
+ */
+export type CookiesOptions = Partial<Record<HandlerCookie, CookieOption>>
+
+/** What a cookie is read and written with. */
+export interface CookieSpec {
+  name: string
+  options: SessionCookieOptions
+}
+
+interface CookieContext {
+  secure: boolean
+  config: { cookies?: CookiesOptions }
+}
+
+function defaultName(which: HandlerCookie, secure: boolean): string {
+  // __Host- pins the CSRF cookie to this host and path /, so a sibling subdomain cannot toss it.
+  if (which === "csrfToken") return secure ? "__Host-authjs.csrf-token" : "authjs.csrf-token"
   const prefix = secure ? "__Secure-" : ""
-  return {
-    sessionToken: `${prefix}authjs.session-token`,
-    callbackUrl: `${prefix}authjs.callback-url`,
-    // __Host- pins the CSRF cookie to this host and path /, so a sibling subdomain cannot toss it.
-    csrfToken: secure ? "__Host-authjs.csrf-token" : "authjs.csrf-token",
+  return which === "sessionToken" ? `${prefix}authjs.session-token` : `${prefix}authjs.callback-url`
+}
+
+/** The name and attributes of one of the handler's cookies, for this request's origin. */
+export function cookieSpec(context: CookieContext, which: HandlerCookie, maxAge?: number): CookieSpec {
+  const custom = context.config.cookies?.[which]
+  const options: SessionCookieOptions = { path: "/", httpOnly: true, sameSite: "lax", secure: context.secure, ...custom?.options }
+  if (maxAge !== undefined) options.maxAge = maxAge
+  return { name: custom?.name ?? defaultName(which, context.secure), options }
+}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/**
+ * Refuses a `cookies` option that browsers would silently drop: a name that is not a cookie name,
+ * a `__Host-` cookie with a domain or a path other than `/`, a prefixed cookie without Secure.
+ */
+export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
+  for (const [which, custom] of Object.entries(cookies ?? {})) {
+    const option = `cookies.${which}`
+    if (!["sessionToken", "callbackUrl", "csrfToken"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
+    const { name, options } = custom ?? {}
+    if (name !== undefined && (typeof name !== "string" || !COOKIE_NAME.test(name))) throw new InvalidOptionError(option, `${option}.name must be a cookie name.`)
+    if (name?.startsWith("__Host-") && (options?.domain !== undefined || (options?.path ?? "/") !== "/")) {
+      throw new InvalidOptionError(option, `${option}: a __Host- cookie must have no domain and the path /.`)
+    }
+    if ((name?.startsWith("__Host-") || name?.startsWith("__Secure-")) && options?.secure === false) {
+      throw new InvalidOptionError(option, `${option}: a __Host- or __Secure- cookie must be Secure.`)
+    }
   }
 }
 
-/** Attributes shared by the handler's cookies. */
-export function cookieOptions(secure: boolean, maxAge?: number): SessionCookieOptions {
-  return { path: "/", httpOnly: true, sameSite: "lax", secure, ...(maxAge === undefined ? {} : { maxAge }) }
-}
-
-
 /** The session token the request carries (joined from chunks), or undefined. A bad chunk set is no token. */
-export function sessionTokenOf(request: Request, secure: boolean): string | undefined {
+export function sessionTokenOf(request: Request, name: string): string | undefined {
   try {
-    return readChunkedCookie(requestCookies(request), cookieNames(secure).sessionToken)
+    return readChunkedCookie(requestCookies(request), name)
   } catch {
     return undefined
   }

@@ -46,3 +46,11 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   MissingCSRF: "Your session has expired. Please try again.",
   Default: "Something went wrong while signing in. Please try again.",
 }
+
+/**
+ * The friendly text for a code taken from a URL. An own-property lookup, so `?error=__proto__` or
+ * `?error=constructor` get the default text instead of whatever the prototype holds.
+ */
+export function errorMessage(code: string | null | undefined): string {
+  return code != null && Object.hasOwn(ERROR_MESSAGES, code) ? ERROR_MESSAGES[code as ClientErrorCode] : ERROR_MESSAGES.Default
+}

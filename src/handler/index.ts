@@ -11,18 +11,21 @@ import { InvalidProviderError, LatchkeyError } from "../errors.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { Session } from "../types.js"
+import { readBoundedBody } from "./body.js"
 import { callbackRoute } from "./callback.js"
 import { fireEvent, publicOrigin, settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
 import { errorUrl } from "./complete-sign-in.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin, safeRedirect } from "./redirect.js"
-import { html, json, redirect } from "./response.js"
-import { applyJwtCallback, clearSessionCookies, currentSession, readClaims, sessionCookies, sessionFor } from "./session.js"
+import { html, json, redirect, text } from "./response.js"
+import { applyJwtCallback, BROWSER_CLAIM, clearSessionCookies, currentSession, keepBinding, readClaims, sessionCookies, sessionFor } from "./session.js"
 import { signInPageRoute, startProviderSignIn } from "./signin.js"
 
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
+export type { CookieOption, CookiesOptions, HandlerCookie } from "./cookies.js"
 export type { ClientErrorCode } from "./errors.js"
+export { MAX_BODY_BYTES } from "./body.js"
 
 /**
  * What {@link createAuth} returns.
@@ -44,30 +47,53 @@ export interface Auth {
 
 const MAX_CACHED_ORIGINS = 16
 
-async function formOf(request: Request): Promise<URLSearchParams> {
+/** The form fields of a POST whose body was already read (and bounded) by the handler. */
+function formOf(request: Request, body: string): URLSearchParams {
   const type = request.headers.get("content-type") ?? ""
   if (type.includes("application/json")) {
-    const body = (await request.json().catch(() => ({}))) as Record<string, unknown>
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      parsed = {}
+    }
+    const record = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {}
     // Strings as sent; an object (such as `data` for a session update) as its JSON.
-    const fields = Object.entries(body).filter(([, value]) => value !== undefined && value !== null)
+    const fields = Object.entries(record).filter(([, value]) => value !== undefined && value !== null)
     return new URLSearchParams(fields.map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]))
   }
-  return new URLSearchParams(await request.text())
+  return new URLSearchParams(body)
 }
 
 function untrustedHost(settled: SettledConfig): Response {
   settled.config.logger?.error?.(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
-  return new Response("Untrusted host", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } })
+  return text("Untrusted host", 400)
+}
+
+/** A path segment percent-decoded, or undefined when its encoding is malformed. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
 }
 
 async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
   const claims = await readClaims(context)
   if (!claims) return json(null)
   const data = form.get("data")
-  const updated = await applyJwtCallback(context, { token: claims, trigger: "update", session: data === null ? undefined : JSON.parse(data) })
+  let submitted: unknown
+  try {
+    submitted = data === null ? undefined : JSON.parse(data)
+  } catch {
+    return json({ error: "InvalidData" }, [], 400)
+  }
+  const updated = await applyJwtCallback(context, { token: claims, trigger: "update", session: submitted })
   if (!updated) return json(null, clearSessionCookies(context))
   const exp = Math.floor(Date.now() / 1000) + context.sessionMaxAge
-  return json(await sessionFor(context, { ...updated, exp }), await sessionCookies(context, updated))
+  const cookies = [...(await sessionCookies(context, updated, claims[BROWSER_CLAIM])), ...(await keepBinding(context, claims))]
+  return json(await sessionFor(context, { ...updated, exp }), cookies)
 }
 
 async function signOut(context: RequestContext, form: URLSearchParams): Promise<Response> {
@@ -77,10 +103,10 @@ async function signOut(context: RequestContext, form: URLSearchParams): Promise<
   return redirect(destination, clearSessionCookies(context))
 }
 
-async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
+async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
   if (action === "callback" && provider) return callbackRoute(context, provider)
-  const form = await formOf(context.request.clone())
-  if (!(await verifyCsrf(context.request, form.get("csrfToken"), context.secure, context.secret))) {
+  const form = formOf(context.request, body)
+  if (!(await verifyCsrf(context, form.get("csrfToken")))) {
     if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
     return redirect(errorUrl(context, "MissingCSRF"))
   }
@@ -96,7 +122,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
     case "providers":
       return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
     case "csrf": {
-      const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
+      const { token, cookies } = await csrfToken(context)
       return json({ csrfToken: token }, cookies)
     }
     case "signin":
@@ -109,7 +135,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
     }
     case "signout": {
       if (context.config.pages?.signOut) return redirect(new URL(context.config.pages.signOut, context.origin).href)
-      const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
+      const { token, cookies } = await csrfToken(context)
       const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
       return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.config.theme), cookies)
     }
@@ -157,13 +183,27 @@ export function createAuth(config: AuthConfig): Auth {
     return { ...settled, request, url, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers }
   }
 
-  async function handler(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const origin = publicOrigin(settled, request, url)
-    if (origin === undefined) return untrustedHost(settled)
+  async function handler(incoming: Request): Promise<Response> {
+    const url = new URL(incoming.url)
+    const origin = publicOrigin(settled, incoming, url)
+    if (origin === "untrusted") return untrustedHost(settled)
+    if (origin === "invalid") return text("Invalid Host header", 400)
     const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) return json({ error: "NotFound" }, [], 404)
-    const [action = "", providerId] = path.slice(settled.basePath.length + 1).split("/")
+    const [action = "", rawProviderId] = path.slice(settled.basePath.length + 1).split("/")
+    const providerId = rawProviderId === undefined ? undefined : decodeSegment(rawProviderId)
+    if (rawProviderId !== undefined && providerId === undefined) return json({ error: "NotFound" }, [], 404)
+    // HEAD must not change anything: a link scanner's HEAD must not consume a magic link or a code.
+    if (incoming.method === "HEAD" && action === "callback") return json({ error: "MethodNotAllowed" }, [], 405, { allow: "GET, POST" })
+    // A POST body is read once, bounded, before anything else looks at it (the CSRF check included).
+    let request = incoming
+    let body = ""
+    if (incoming.method === "POST") {
+      const read = await readBoundedBody(incoming)
+      if (read === undefined) return text("Payload Too Large", 413)
+      body = read
+      request = new Request(incoming.url, { method: "POST", headers: incoming.headers, body })
+    }
     let context: RequestContext
     try {
       context = contextFor(request, url, origin, config.useSecureCookies ?? origin.startsWith("https://"), providersFor(origin))
@@ -172,11 +212,11 @@ export function createAuth(config: AuthConfig): Auth {
       if (error instanceof InvalidProviderError) return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
       throw error
     }
-    const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === decodeURIComponent(providerId))
+    const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
     if (providerId !== undefined && provider === undefined) return json({ error: "UnknownProvider" }, [], 404)
     try {
       if (request.method === "GET" || request.method === "HEAD") return await get(context, action, provider)
-      if (request.method === "POST") return await post(context, action, provider)
+      if (request.method === "POST") return await post(context, action, provider, body)
       return json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
       config.logger?.error?.(error as Error)
@@ -186,15 +226,16 @@ export function createAuth(config: AuthConfig): Auth {
 
   async function auth(request: Request): Promise<Session | null> {
     const url = new URL(request.url)
-    const origin = publicOrigin(settled, request, url) ?? url.origin
-    for (const secure of config.useSecureCookies === undefined ? [true, false] : [config.useSecureCookies]) {
-      const context = contextFor(request, url, origin, secure, [])
-      const claims = await readClaims(context)
-      if (!claims) continue
-      const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
-      return shaped ? sessionFor(context, shaped) : null
-    }
-    return null
+    const resolved = publicOrigin(settled, request, url)
+    if (resolved === "invalid") return null
+    // Without a trusted host the handler answers nothing; reading keeps to the request's own URL.
+    const origin = resolved === "untrusted" ? url.origin : resolved
+    // The one cookie the handler itself would read for this origin: never the plain name on https.
+    const context = contextFor(request, url, origin, config.useSecureCookies ?? origin.startsWith("https://"), [])
+    const claims = await readClaims(context)
+    if (!claims) return null
+    const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
+    return shaped ? sessionFor(context, shaped) : null
   }
 
   return { handler, auth }

@@ -5,17 +5,26 @@
  */
 import type { RequestContext } from "./config.js"
 
-/** `url` resolved against the origin when it is relative or same-origin, else undefined. */
+/** Longer than any URL an app redirects to; a longer value is refused before it is parsed. */
+const MAX_URL_LENGTH = 8 * 1024
+
+/**
+ * `url` resolved against the origin when it lands on that origin, else undefined.
+ *
+ * The decision is made on the parsed URL, never on the raw string: the URL parser drops tabs and
+ * line breaks and reads `\` as `/`, so `/\t/evil.example` and `/\\evil.example` are protocol-relative
+ * to a browser however innocent the string looks. Whatever the parser (and so the browser) makes
+ * of the value is what is compared with the origin.
+ */
 export function sameOrigin(url: string | null | undefined, origin: string): string | undefined {
-  if (!url) return undefined
-  // "//host" and "/\host" are protocol-relative to browsers: never treat them as paths.
-  if (url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\")) return new URL(url, origin).href
+  if (!url || url.length > MAX_URL_LENGTH) return undefined
+  let parsed: URL
   try {
-    const parsed = new URL(url)
-    return parsed.origin === origin ? parsed.href : undefined
+    parsed = new URL(url, origin)
   } catch {
     return undefined
   }
+  return parsed.origin === origin ? parsed.href : undefined
 }
 
 /** The safe destination for `requested`, after the `redirect` callback; the origin's root by default. */

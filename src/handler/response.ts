@@ -5,16 +5,17 @@ function withCookies(response: Response, cookies: string[]): Response {
   return response
 }
 
-const NO_STORE = { "cache-control": "no-store" }
+/** Sent on every answer: nothing is cached, and no browser second-guesses a content type. */
+const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" }
 
 /** A 302 to `location`. */
 export function redirect(location: string, cookies: string[] = []): Response {
-  return withCookies(new Response(null, { status: 302, headers: { location, ...NO_STORE } }), cookies)
+  return withCookies(new Response(null, { status: 302, headers: { location, ...BASE_HEADERS } }), cookies)
 }
 
 /** A JSON response. */
-export function json(value: unknown, cookies: string[] = [], status = 200): Response {
-  return withCookies(Response.json(value, { status, headers: NO_STORE }), cookies)
+export function json(value: unknown, cookies: string[] = [], status = 200, headers: Record<string, string> = {}): Response {
+  return withCookies(Response.json(value, { status, headers: { ...BASE_HEADERS, ...headers } }), cookies)
 }
 
 /**
@@ -28,6 +29,11 @@ const PAGE_POLICY =
 
 /** An HTML page. */
 export function html(body: string, cookies: string[] = [], status = 200): Response {
-  const headers = { "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY", "content-security-policy": PAGE_POLICY, ...NO_STORE }
+  const headers = { "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY", "content-security-policy": PAGE_POLICY, ...BASE_HEADERS }
   return withCookies(new Response(body, { status, headers }), cookies)
+}
+
+/** A plain-text answer, for refusals that happen before a request is understood (bad host, oversized body). */
+export function text(body: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...BASE_HEADERS, ...headers } })
 }

@@ -2,12 +2,24 @@
  * The session: a `latchkey/jwt` token in a chunked cookie. Writing runs the `jwt` callback over the
  * default claims; reading decodes, runs the `session` callback over the default session, and slides
  * the expiry once the token is older than `updateAge`.
+ *
+ * A session this app signs in is bound to the browser it was made in: it carries a hash of that
+ * browser's CSRF token, which over https lives in a `__Host-` cookie no sibling subdomain can set.
+ * A session cookie a sibling planted (its own, made in the attacker's browser) does not match, so
+ * account linking never treats it as the signed-in user.
  */
 import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import type { RequestContext } from "./config.js"
-import { cookieNames, cookieOptions, sessionTokenOf, setCookieHeaders } from "./cookies.js"
+import { cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
+import { constantTimeEqual, cookieToken, csrfToken, sha256 } from "./csrf.js"
+
+/**
+ * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
+ * by the handler, whatever the `jwt` callback returns.
+ */
+export const BROWSER_CLAIM = "latchkey.browser"
 
 /** The claims a new session starts with: `{ name, email, picture, sub }`. */
 export function defaultClaims(user: User): JWT {
@@ -16,25 +28,64 @@ export function defaultClaims(user: User): JWT {
   return claims
 }
 
-/** Encodes claims into Set-Cookie values for the session cookie. */
-export async function sessionCookies(context: RequestContext, claims: JWT): Promise<string[]> {
-  const name = cookieNames(context.secure).sessionToken
+/** The session cookie's name for this request's origin. */
+function sessionCookieName(context: RequestContext): string {
+  return cookieSpec(context, "sessionToken").name
+}
+
+/**
+ * Encodes claims into Set-Cookie values for the session cookie. `browser` is the binding to keep:
+ * the one the session already had, or a new sign-in's (see {@link bindToBrowser}).
+ */
+export async function sessionCookies(context: RequestContext, claims: JWT, browser: unknown): Promise<string[]> {
+  const { name, options } = cookieSpec(context, "sessionToken", context.sessionMaxAge)
   const { config, secret, sessionMaxAge } = context
-  const params = { token: claims, secret, salt: name, maxAge: sessionMaxAge }
-  const token = config.jwt?.encode ? await config.jwt.encode(params) : await encodeToken(params)
-  return setCookieHeaders({ name, value: token, options: cookieOptions(context.secure, sessionMaxAge), request: context.request })
+  const token = { ...claims }
+  if (typeof browser === "string") token[BROWSER_CLAIM] = browser
+  else delete token[BROWSER_CLAIM]
+  const params = { token, secret, salt: name, maxAge: sessionMaxAge }
+  const encoded = config.jwt?.encode ? await config.jwt.encode(params) : await encodeToken(params)
+  return setCookieHeaders({ name, value: encoded, options, request: context.request })
+}
+
+/**
+ * The binding for a session signed in now, and the CSRF cookie to set so that the token it hashes
+ * lives as long as the session (the CSRF cookie is made here when the request has none, as after a
+ * cross-site `form_post` callback).
+ */
+export async function bindToBrowser(context: RequestContext): Promise<{ browser: string; cookies: string[] }> {
+  const { token, cookies } = await csrfToken(context, context.sessionMaxAge)
+  return { browser: await sha256(token), cookies }
+}
+
+/**
+ * Whether a decoded session belongs to this browser. A session with no binding was not made by this
+ * handler (an Auth.js session from before the move, or a custom `jwt.encode`): that cannot be
+ * known, and it is trusted as Auth.js would trust it.
+ */
+export async function isThisBrowsers(context: RequestContext, claims: JWT): Promise<boolean> {
+  const bound = claims[BROWSER_CLAIM]
+  if (bound === undefined) return true
+  const token = await cookieToken(context)
+  return typeof bound === "string" && token !== undefined && constantTimeEqual(bound, await sha256(token))
 }
 
 /** Set-Cookie values that remove every chunk of the session cookie. */
 export function clearSessionCookies(context: RequestContext): string[] {
-  return setCookieHeaders({ name: cookieNames(context.secure).sessionToken, value: null, options: cookieOptions(context.secure), request: context.request })
+  const { name, options } = cookieSpec(context, "sessionToken")
+  return setCookieHeaders({ name, value: null, options, request: context.request })
+}
+
+/** The session token the request carries, under this origin's session cookie name. */
+export function sessionTokenOfContext(context: RequestContext): string | undefined {
+  return sessionTokenOf(context.request, sessionCookieName(context))
 }
 
 /** The session token's claims, or null when there is none or it does not decode (logged, not thrown). */
 export async function readClaims(context: RequestContext): Promise<JWT | null> {
-  const token = sessionTokenOf(context.request, context.secure)
+  const token = sessionTokenOfContext(context)
   if (!token) return null
-  const params = { token, secret: context.secret, salt: cookieNames(context.secure).sessionToken }
+  const params = { token, secret: context.secret, salt: sessionCookieName(context) }
   try {
     return context.config.jwt?.decode ? await context.config.jwt.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
@@ -66,12 +117,18 @@ export async function sessionFor(context: RequestContext, claims: JWT): Promise<
  */
 export async function currentSession(context: RequestContext): Promise<{ session: Session | null; cookies: string[] }> {
   const claims = await readClaims(context)
-  if (!claims) return { session: null, cookies: sessionTokenOf(context.request, context.secure) ? clearSessionCookies(context) : [] }
+  if (!claims) return { session: null, cookies: sessionTokenOfContext(context) ? clearSessionCookies(context) : [] }
   const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
   if (!shaped) return { session: null, cookies: clearSessionCookies(context) }
   const age = Math.floor(Date.now() / 1000) - ((claims.iat as number | undefined) ?? 0)
   if (age < context.updateAge) return { session: await sessionFor(context, shaped), cookies: [] }
-  const cookies = await sessionCookies(context, shaped)
+  const cookies = [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM])), ...(await keepBinding(context, claims))]
   const exp = Math.floor(Date.now() / 1000) + context.sessionMaxAge
   return { session: await sessionFor(context, { ...shaped, exp }), cookies }
+}
+
+/** When a session slides, the CSRF cookie its binding hashes slides with it (only this browser's own). */
+export async function keepBinding(context: RequestContext, claims: JWT): Promise<string[]> {
+  if (claims[BROWSER_CLAIM] === undefined || !(await isThisBrowsers(context, claims))) return []
+  return (await csrfToken(context, context.sessionMaxAge)).cookies
 }

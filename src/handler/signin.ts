@@ -4,8 +4,8 @@
  */
 import { startSignIn } from "../oauth/start.js"
 import type { CredentialsConfig, EmailConfig, AppProvider, ResolvedOAuthProvider, ResolvedProvider } from "../providers/types.js"
+import { callbackUrlCookie } from "./callback-url.js"
 import type { RequestContext } from "./config.js"
-import { cookieNames, cookieOptions, setCookieHeaders } from "./cookies.js"
 import { csrfToken } from "./csrf.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
@@ -14,24 +14,21 @@ import { signInPage } from "./pages/signin.js"
 import { sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
 
-/** GET /signin: the default page, or a redirect to `pages.signIn`. */
+/** GET /signin: the default page, or a redirect to `pages.signIn` (which gets only a checked `callbackUrl`). */
 export async function signInPageRoute(context: RequestContext): Promise<Response> {
   const { url } = context
   const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
   if (context.config.pages?.signIn) {
     const target = new URL(context.config.pages.signIn, context.origin)
     url.searchParams.forEach((value, key) => target.searchParams.set(key, value))
+    if (callbackUrl === undefined) target.searchParams.delete("callbackUrl")
+    else target.searchParams.set("callbackUrl", callbackUrl)
     return redirect(target.href)
   }
-  const { token, cookies } = await csrfToken(context.request, context.secure, context.secret)
+  const { token, cookies } = await csrfToken(context)
   const error = url.searchParams.get("error") ?? undefined
   const logos = Object.fromEntries(await Promise.all(context.providers.map(async ({ id }) => [id, await logoPath(id)] as const)))
   return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos }), cookies)
-}
-
-function callbackUrlCookie(context: RequestContext, callbackUrl: string | undefined): string[] {
-  if (!callbackUrl) return []
-  return setCookieHeaders({ name: cookieNames(context.secure).callbackUrl, value: callbackUrl, options: cookieOptions(context.secure) })
 }
 
 function signInUrl(context: RequestContext, error: string): string {
@@ -42,7 +39,7 @@ function signInUrl(context: RequestContext, error: string): string {
 
 async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvider, callbackUrl: string | undefined): Promise<Response> {
   const { url, cookies } = await startSignIn(provider, { redirectUri: provider.callbackUrl, secret: context.secret, secure: context.secure, fetch: context.config.fetch, timeout: context.config.timeout })
-  return redirect(url.href, [...cookies, ...callbackUrlCookie(context, callbackUrl)])
+  return redirect(url.href, [...cookies, ...(await callbackUrlCookie(context, callbackUrl))])
 }
 
 async function startEmail(context: RequestContext, provider: EmailConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
@@ -53,7 +50,7 @@ async function startEmail(context: RequestContext, provider: EmailConfig & AppPr
   await sendSignInLink(context, provider, email, callbackUrl)
   const target = new URL(context.config.pages?.verifyRequest ?? `${context.baseUrl}/verify-request`, context.origin)
   target.searchParams.set("provider", provider.id)
-  return redirect(target.href, callbackUrlCookie(context, callbackUrl))
+  return redirect(target.href, await callbackUrlCookie(context, callbackUrl))
 }
 
 async function startCredentials(context: RequestContext, provider: CredentialsConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
@@ -61,10 +58,9 @@ async function startCredentials(context: RequestContext, provider: CredentialsCo
   for (const name of Object.keys(provider.credentials)) submitted[name] = form.get(name) ?? undefined
   const user = await provider.authorize(submitted, context.request)
   if (!user || user.id === undefined || user.id === null) return redirect(signInUrl(context, "CredentialsSignin"))
-  const outcome = { user: { ...user, id: String(user.id) }, account: { provider: provider.id, type: "credentials" as const, providerAccountId: String(user.id) }, provider }
-  const response = await completeSignIn({ ...context }, outcome)
-  for (const cookie of callbackUrlCookie(context, callbackUrl)) response.headers.append("set-cookie", cookie)
-  return response
+  const account = { provider: provider.id, type: "credentials" as const, providerAccountId: String(user.id) }
+  // This attempt's own callbackUrl: a callback-url cookie left by an earlier attempt is not read.
+  return completeSignIn(context, { user: { ...user, id: String(user.id) }, account, provider, callbackUrl })
 }
 
 /** POST /signin/:id, after the CSRF check. */

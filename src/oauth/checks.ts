@@ -3,6 +3,13 @@
  * each into its own cookie, and reading them back at the callback. A sealed value is a
  * `latchkey/jwt` token salted with its cookie name, valid 15 minutes and bound to the provider
  * id, so a cookie minted for one provider is refused by another.
+ *
+ * Over https the cookies are `__Host-` cookies, which binds them to the browser that started the
+ * sign-in: a sibling subdomain can set `__Secure-` cookies for the parent domain, but a browser
+ * refuses a `__Host-` cookie from anywhere but this host. So an attacker cannot plant their own
+ * checks in a victim's browser and replay their callback there to link their provider account
+ * to the victim's user. (Auth.js names these cookies `__Secure-`; a sign-in in flight while an app
+ * moves over simply starts again.)
  */
 import * as oauth from "oauth4webapi"
 import { InvalidCheckError, type CheckName } from "../errors.js"
@@ -26,19 +33,19 @@ export const CHECK_MAX_AGE = 15 * 60
 const COOKIE_NAMES: Record<CheckName, string> = { pkce: "authjs.pkce.code_verifier", state: "authjs.state", nonce: "authjs.nonce" }
 
 /**
- * The cookie name of a check.
+ * The cookie name of a check: `__Host-` over https, so that only this host can set it.
  *
  * Exported from `latchkey/oauth`.
  *
  * @example
  * ```ts
  * import { checkCookieName } from "latchkey/oauth"
- * checkCookieName("pkce", true) // "__Secure-authjs.pkce.code_verifier"
+ * checkCookieName("pkce", true) // "__Host-authjs.pkce.code_verifier"
  * checkCookieName("state", false) // "authjs.state"
  * ```
  */
 export function checkCookieName(check: CheckName, secure: boolean): string {
-  return secure ? `__Secure-${COOKIE_NAMES[check]}` : COOKIE_NAMES[check]
+  return secure ? `__Host-${COOKIE_NAMES[check]}` : COOKIE_NAMES[check]
 }
 
 /** The values a flow verifies at its callback. */
@@ -66,10 +73,13 @@ export function createCheckValues(checks: CheckName[]): CheckValues {
   return values
 }
 
-/** Cookie attributes for check cookies; a form_post callback is a cross-site POST, so None. */
+/**
+ * Cookie attributes for check cookies: host-only and path `/` (as `__Host-` requires); a
+ * form_post callback is a cross-site POST, so SameSite=None there.
+ */
 function checkCookieOptions(provider: ResolvedOAuthProvider, secure: boolean, maxAge: number): SessionCookieOptions {
-  if (provider.quirks.formPost) return { secure: true, sameSite: "none", httpOnly: true, maxAge }
-  return { secure, sameSite: "lax", httpOnly: true, maxAge }
+  if (provider.quirks.formPost) return { path: "/", secure: true, sameSite: "none", httpOnly: true, maxAge }
+  return { path: "/", secure, sameSite: "lax", httpOnly: true, maxAge }
 }
 
 interface SealedCheck {

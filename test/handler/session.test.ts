@@ -204,6 +204,7 @@ describe("routes", () => {
     expect(page).not.toMatch(/<script|https?:\/\/(?!localhost)[^"]*\.(css|js|png|svg)/)
     const custom = app({ providers: [github], pages: { signIn: "/login" } })
     const redirected = await custom.dispatch(`${APP}/auth/signin?callbackUrl=%2Fx`, { redirect: "manual" })
-    expect(redirected.headers.get("location")).toBe(`${APP}/login?callbackUrl=%2Fx`)
+    // pages.signIn gets the checked callbackUrl, resolved on the origin (see SECURITY.md, item 10).
+    expect(redirected.headers.get("location")).toBe(`${APP}/login?callbackUrl=${encodeURIComponent(`${APP}/x`)}`)
   })
 })

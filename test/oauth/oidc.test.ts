@@ -80,7 +80,7 @@ describe("OIDC sign-in against oidc-provider", () => {
 
   it("seals each check in its own cookie, SameSite=Lax, HttpOnly, Secure for an https app", async () => {
     const { checkCookies } = await reachCallback(oidc({ checks: ["pkce", "state", "nonce"] }), "test-oidc")
-    expect(checkCookies.map((line) => line.split("=")[0])).toEqual(["__Secure-authjs.pkce.code_verifier", "__Secure-authjs.state", "__Secure-authjs.nonce"])
+    expect(checkCookies.map((line) => line.split("=")[0])).toEqual(["__Host-authjs.pkce.code_verifier", "__Host-authjs.state", "__Host-authjs.nonce"])
     for (const line of checkCookies) expect(line).toMatch(/; Max-Age=900; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
   })
 
@@ -190,7 +190,7 @@ describe("OIDC sign-in against oidc-provider", () => {
       const provider = oidc({ checks: ["pkce", "state"] })
       const { callback } = await reachCallback(provider, "test-oidc")
       const headers = new Headers(callback.headers)
-      headers.set("cookie", headers.get("cookie")!.split("; ").filter((pair) => !pair.startsWith("__Secure-authjs.state=")).join("; "))
+      headers.set("cookie", headers.get("cookie")!.split("; ").filter((pair) => !pair.startsWith("__Host-authjs.state=")).join("; "))
       expect(await rejection(finish(provider, new Request(callback.url, { headers })))).toMatchObject({ code: "ERR_INVALID_CHECK", check: "state", reason: "missing" })
     })
 

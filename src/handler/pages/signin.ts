@@ -5,7 +5,7 @@
  */
 import type { CredentialInput, ResolvedProvider } from "../../providers/types.js"
 import type { AuthTheme } from "../config.js"
-import { ERROR_MESSAGES, type ClientErrorCode } from "../errors.js"
+import { errorMessage } from "../errors.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 
 /** What the sign-in page shows. */
@@ -59,7 +59,7 @@ export function signInPage(params: SignInPageParams): string {
   const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common, params.logos?.[provider.id]))
   const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
   const sections = [oauth.join(""), ...forms].filter((section) => section !== "")
-  const message = params.error ? (ERROR_MESSAGES[params.error as ClientErrorCode] ?? ERROR_MESSAGES.Default) : undefined
+  const message = params.error ? errorMessage(params.error) : undefined
   const alert = message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : ""
   return page("Sign in", `<h1>Sign in</h1>${alert}${sections.join('<div class="divider">or</div>')}`, params.theme)
 }

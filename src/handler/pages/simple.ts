@@ -2,12 +2,12 @@
  * The small pages: the error page, "check your email", and the sign-out confirmation.
  */
 import type { AuthTheme } from "../config.js"
-import { ERROR_MESSAGES, type ClientErrorCode } from "../errors.js"
+import { errorMessage } from "../errors.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 
 /** The error page for a client error code. */
 export function errorPage(code: string | null, signInUrl: string, theme?: AuthTheme): string {
-  const message = ERROR_MESSAGES[code as ClientErrorCode] ?? ERROR_MESSAGES.Default
+  const message = errorMessage(code)
   return page("Sign-in error", `<h1>Sign-in error</h1><p role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(signInUrl)}">Back to sign in</a></p>`, theme)
 }
 

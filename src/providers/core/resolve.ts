@@ -76,6 +76,16 @@ function checkUrl(id: string, field: string, url: string | undefined): void {
   if (!secure) throw new InvalidProviderError(id, field, `${field} must use https (plain http is allowed only on loopback hosts).`)
 }
 
+/**
+ * The app's own URL may be plain http anywhere (a LAN address, a docker-compose host name, a proxy
+ * that terminates TLS): the https rule protects what latchkey sends to providers, not where the
+ * browser comes back to. Its cookies then simply lose Secure and their prefixes.
+ */
+function checkAppUrl(url: string): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  if (parsed?.protocol !== "https:" && parsed?.protocol !== "http:") throw new InvalidProviderError("app", "baseUrl", "the app's baseUrl must be an absolute http(s) URL.")
+}
+
 /** The provider's configuration with the user's options merged over its defaults. */
 function mergeOptions(config: ProviderConfig): ProviderConfig {
   const { options, ...defaults } = config as ProviderConfig & { options?: Record<string, unknown> }
@@ -242,7 +252,7 @@ function materialize(provider: Provider<any>, index: number): ProviderConfig {
 export function resolveProvider(provider: Provider<any>, options: ResolveProvidersOptions, index = 0): ResolvedProvider {
   const config = materialize(provider, index)
   const env = options.env ?? processEnv()
-  checkUrl("app", "baseUrl", options.baseUrl)
+  checkAppUrl(options.baseUrl)
   const urls = appUrls(config, options)
   if (config.type === "oauth" || config.type === "oidc") return resolveOAuth(config, urls, options, env)
   if (config.type === "email" || config.type === "credentials" || config.type === "webauthn") return resolveOther(config, urls, env)

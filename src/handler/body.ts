@@ -1,0 +1,44 @@
+/**
+ * Request bodies, read once and bounded. Every POST the handler answers (forms, JSON session
+ * updates, `form_post` callbacks) is small, so a body over the limit is refused before the CSRF
+ * check or anything else buffers it: a declared `Content-Length` over the limit is refused unread,
+ * and a streamed body is cancelled as soon as it passes the limit.
+ */
+
+/**
+ * The most bytes of a request body the handler reads: 64 KiB, far above any sign-in form,
+ * session update or `form_post` callback. A larger body is answered with 413.
+ *
+ * Exported from `latchkey`.
+ *
+ * @example
+ * ```ts
+ * import { MAX_BODY_BYTES } from "latchkey"
+ * // a proxy in front of the app can refuse larger auth requests before they reach it
+ * const limit = `${MAX_BODY_BYTES / 1024}k` // "64k"
+ * ```
+ */
+export const MAX_BODY_BYTES = 64 * 1024
+
+/** The body as text, or undefined when it is (or declares itself) larger than `limit` bytes. */
+export async function readBoundedBody(request: Request, limit = MAX_BODY_BYTES): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length"))
+  if (declared > limit) {
+    await request.body?.cancel().catch(() => {})
+    return undefined
+  }
+  if (request.body === null) return ""
+  const reader = request.body.getReader()
+  const decoder = new TextDecoder()
+  let size = 0
+  let text = ""
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      return undefined
+    }
+    text += decoder.decode(read.value, { stream: true })
+  }
+  return text + decoder.decode()
+}

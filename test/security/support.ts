@@ -1,0 +1,60 @@
+// An app on a real https origin for attack tests, and the attacker positions of SECURITY.md's threat
+// model: a second browser (the attacker's own) and a sibling subdomain that can plant cookies.
+import { expect } from "vitest"
+import { createAuth, type AuthConfig } from "../../src/handler/index.js"
+import { TestBrowser } from "../servers/browser.js"
+
+export const ORIGIN = "https://app.example.com"
+export const SECRET = "latchkey-attack-test-secret-0123456789"
+
+/**
+ * createAuth pinned to ORIGIN by AUTH_URL. The returned dispatch sends ORIGIN to the handler, any
+ * other `.example` host (where an open redirect would land) to a page saying so, and the rest
+ * (the local provider servers) to the network.
+ */
+export function secureApp(config: Partial<AuthConfig> & Pick<AuthConfig, "providers">) {
+  const auth = createAuth({ secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, ...config })
+  const dispatch: typeof fetch = async (input, init) => {
+    const url = new URL(String(input))
+    if (url.origin === ORIGIN) return auth.handler(new Request(url, init as RequestInit))
+    if (url.hostname.endsWith(".example")) return new Response(`left the app for ${url.origin}`, { headers: { "content-type": "text/plain" } })
+    return fetch(input, init)
+  }
+  return { ...auth, dispatch, browser: () => new TestBrowser(undefined, dispatch) }
+}
+
+/** The CSRF token from GET /auth/csrf, with its cookie stored in the browser. */
+export async function csrfOf(browser: TestBrowser): Promise<string> {
+  const { response } = await browser.open(`${ORIGIN}/auth/csrf`)
+  return ((await response.json()) as { csrfToken: string }).csrfToken
+}
+
+/** Posts a form as the browser, following redirects. */
+export function post(browser: TestBrowser, path: string, fields: Record<string, string>) {
+  return browser.open(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+}
+
+/** The session JSON the browser sees. */
+export async function sessionOf(browser: TestBrowser): Promise<Record<string, any> | null> {
+  const { response } = await browser.open(`${ORIGIN}/auth/session`)
+  return (await response.json()) as Record<string, any> | null
+}
+
+/**
+ * What a sibling subdomain can do: set cookies for the parent domain, which the browser then sends
+ * to ORIGIN. Browsers refuse a `__Host-` cookie set with a Domain attribute (RFC 6265bis §4.1.3.2),
+ * so the sibling cannot plant one of those; every other name, `__Secure-` included, it can.
+ */
+export function plantFromSibling(browser: TestBrowser, cookies: Record<string, string>): void {
+  const names = Object.keys(cookies)
+  expect(names.length).toBeGreaterThan(0)
+  for (const name of names) {
+    if (name.startsWith("__Host-")) continue
+    browser.acceptCookies(ORIGIN, [`${name}=${cookies[name]}; Domain=example.com; Path=/; Secure`])
+  }
+}
+
+/** The cookies a browser holds for ORIGIN, as name → value. */
+export function jarOf(browser: TestBrowser): Record<string, string> {
+  return Object.fromEntries(browser.cookies(ORIGIN))
+}
