@@ -1,0 +1,50 @@
+// sameOrigin's own guards, tested on the helper itself: every value a browser would follow off
+// the origin is refused, whatever characters hide it; every value that stays is resolved.
+import { describe, expect, it } from "vitest"
+import { sameOrigin } from "../../src/handler/redirect.js"
+
+const ORIGIN = "https://app.example.com"
+
+describe("sameOrigin", () => {
+  const offsite = [
+    "//evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/\t/evil.example",
+    "/\r/evil.example",
+    "/\n/evil.example",
+    "\t//evil.example",
+    " //evil.example",
+    "/\t\\evil.example",
+    "https://evil.example/",
+    "https://app.example.com.evil.example/",
+    "https://app.example.com@evil.example/",
+    "http://app.example.com/",
+    "https://app.example.com:444/",
+    "javascript:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html,hi",
+    `/${"a".repeat(9000)}`,
+  ]
+  it.each(offsite)("refuses %j", (value) => {
+    expect(sameOrigin(value, ORIGIN)).toBeUndefined()
+  })
+
+  it.each([
+    ["/", `${ORIGIN}/`],
+    ["/dashboard?tab=1#top", `${ORIGIN}/dashboard?tab=1#top`],
+    ["dashboard", `${ORIGIN}/dashboard`],
+    ["https://app.example.com/x", `${ORIGIN}/x`],
+    ["HTTPS://APP.EXAMPLE.COM:443/x", `${ORIGIN}/x`],
+    ["/a/../b", `${ORIGIN}/b`],
+    // The parser reads a scheme-only URL of the base's own special scheme as a path, and so does a
+    // browser following it: the answer is the absolute URL, so nothing is left to reinterpret.
+    ["https:evil.example", `${ORIGIN}/evil.example`],
+  ])("keeps %j as %s", (value, expected) => {
+    expect(sameOrigin(value, ORIGIN)).toBe(expected)
+  })
+
+  it.each([null, undefined, ""])("answers undefined for %j", (value) => {
+    expect(sameOrigin(value, ORIGIN)).toBeUndefined()
+  })
+})
