@@ -70,6 +70,9 @@ function untrustedHost(settled: SettledConfig): Response {
   return text("Untrusted host", 400)
 }
 
+/** The session and CSRF token are per user: no shared cache, and no browser cache, may keep them. */
+const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" }
+
 /** A path segment percent-decoded, or undefined when its encoding is malformed. */
 function decodeSegment(segment: string): string | undefined {
   try {
@@ -104,13 +107,14 @@ async function signOut(context: RequestContext, form: URLSearchParams): Promise<
 }
 
 async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
-  if (action === "callback" && provider) return callbackRoute(context, provider)
+  // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
+  if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
   const form = formOf(context.request, body)
   if (!(await verifyCsrf(context, form.get("csrfToken")))) {
     if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
     return redirect(errorUrl(context, "MissingCSRF"))
   }
-  if (action === "signin" && provider) return startProviderSignIn(context, provider, form)
+  if ((action === "signin" || action === "callback") && provider) return startProviderSignIn(context, provider, form)
   if (action === "signout") return signOut(context, form)
   if (action === "session") return sessionUpdate(context, form)
   return json({ error: "NotFound" }, [], 404)
@@ -123,7 +127,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
       return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
     case "csrf": {
       const { token, cookies } = await csrfToken(context)
-      return json({ csrfToken: token }, cookies)
+      return json({ csrfToken: token }, cookies, 200, PRIVATE)
     }
     case "signin":
       return signInPageRoute(context)
@@ -131,7 +135,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
       return provider ? callbackRoute(context, provider) : redirect(errorUrl(context, "Configuration"))
     case "session": {
       const { session, cookies } = await currentSession(context)
-      return json(session, cookies)
+      return json(session, cookies, 200, PRIVATE)
     }
     case "signout": {
       if (context.config.pages?.signOut) return redirect(new URL(context.config.pages.signOut, context.origin).href)
@@ -213,7 +217,12 @@ export function createAuth(config: AuthConfig): Auth {
       throw error
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
-    if (providerId !== undefined && provider === undefined) return json({ error: "UnknownProvider" }, [], 404)
+    if (providerId !== undefined && provider === undefined) {
+      config.logger?.warn?.(`no provider with the id "${providerId.slice(0, 64)}"`, { code: "ERR_UNKNOWN_PROVIDER" })
+      // A browser sent back by a provider lands on the error page; API clients get JSON.
+      if (action === "callback") return redirect(errorUrl(context, "Configuration"))
+      return json({ error: "UnknownProvider" }, [], 404)
+    }
     try {
       if (request.method === "GET" || request.method === "HEAD") return await get(context, action, provider)
       if (request.method === "POST") return await post(context, action, provider, body)

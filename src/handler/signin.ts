@@ -11,7 +11,7 @@ import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
 import { logoPath } from "./pages/logos.js"
 import { signInPage } from "./pages/signin.js"
-import { sameOrigin } from "./redirect.js"
+import { safeRedirect, sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
 
 /** GET /signin: the default page, or a redirect to `pages.signIn` (which gets only a checked `callbackUrl`). */
@@ -45,8 +45,16 @@ async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvid
 async function startEmail(context: RequestContext, provider: EmailConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
   const email = normalizeEmail(provider, form.get("email"))
   if (!email) return redirect(signInUrl(context, "Verification"))
-  const verdict = await context.config.callbacks?.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
+  // Any answer but true stops the email: nothing is stored and nothing is sent.
+  let verdict: boolean | string | undefined
+  try {
+    verdict = await context.config.callbacks?.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
+  } catch (error) {
+    context.config.logger?.error?.(error as Error)
+    return redirect(errorUrl(context, "AccessDenied"))
+  }
   if (verdict === false) return redirect(errorUrl(context, "AccessDenied"))
+  if (typeof verdict === "string") return redirect(await safeRedirect(context, verdict))
   await sendSignInLink(context, provider, email, callbackUrl)
   const target = new URL(context.config.pages?.verifyRequest ?? `${context.baseUrl}/verify-request`, context.origin)
   target.searchParams.set("provider", provider.id)
@@ -57,10 +65,12 @@ async function startCredentials(context: RequestContext, provider: CredentialsCo
   const submitted: Record<string, unknown> = {}
   for (const name of Object.keys(provider.credentials)) submitted[name] = form.get(name) ?? undefined
   const user = await provider.authorize(submitted, context.request)
-  if (!user || user.id === undefined || user.id === null) return redirect(signInUrl(context, "CredentialsSignin"))
-  const account = { provider: provider.id, type: "credentials" as const, providerAccountId: String(user.id) }
+  if (!user) return redirect(signInUrl(context, "CredentialsSignin"))
+  // As in Auth.js, a user without an id still signs in, under a fresh id.
+  const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
+  const account = { provider: provider.id, type: "credentials" as const, providerAccountId: id }
   // This attempt's own callbackUrl: a callback-url cookie left by an earlier attempt is not read.
-  return completeSignIn(context, { user: { ...user, id: String(user.id) }, account, provider, callbackUrl })
+  return completeSignIn(context, { user: { ...user, id }, account, provider, callbackUrl })
 }
 
 /** POST /signin/:id, after the CSRF check. */

@@ -67,7 +67,8 @@ export interface CredentialsConfig<Fields extends Record<string, CredentialInput
  * ```
  */
 export default function Credentials<Fields extends Record<string, CredentialInput>>(
-  options: Partial<Omit<CredentialsConfig<Fields>, "options" | "type">> & Pick<CredentialsConfig<Fields>, "authorize">
+  options: Partial<Omit<CredentialsConfig<Fields>, "options" | "type">> = {}
 ): CredentialsConfig<Fields> {
-  return { id: "credentials", name: "Credentials", type: "credentials", credentials: {} as Fields, authorize: options.authorize, options }
+  // Passed uncalled (`providers: [Credentials]`) it has no authorize: it signs no one in, as in Auth.js.
+  return { id: "credentials", name: "Credentials", type: "credentials", credentials: {} as Fields, authorize: options.authorize ?? (() => null), options }
 }

@@ -1,0 +1,121 @@
+// Auth.js behaviours a migrating app relies on, driven through createAuth().handler the way such an
+// app's forms and fetches reach it.
+import { describe, expect, it } from "vitest"
+import { createAuth } from "../../src/handler/index.js"
+import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import Credentials from "../../src/providers/credentials.js"
+import type { EmailConfig } from "../../src/providers/types.js"
+import { TestBrowser } from "../servers/browser.js"
+import { APP, app, csrf, postForm, SECRET, session } from "./support.js"
+
+describe("credentials as Auth.js forms use them", () => {
+  const ada = () => Credentials({ credentials: { username: {} }, authorize: ({ username }) => (username === "ada" ? { id: "1", name: "Ada" } : null) })
+
+  it("POST /callback/credentials (where Auth.js forms post) signs in, CSRF-checked", async () => {
+    const { browser } = app({ providers: [ada()] })
+    const refused = await postForm(browser, "/auth/callback/credentials", { username: "ada" })
+    expect(refused.url.searchParams.get("error")).toBe("MissingCSRF")
+    expect(await session(browser)).toBeNull()
+    const { url } = await postForm(browser, "/auth/callback/credentials", { csrfToken: await csrf(browser), username: "ada", callbackUrl: "/home" })
+    expect(url.href).toBe(`${APP}/home`)
+    expect((await session(browser))?.user.name).toBe("Ada")
+  })
+
+  it("an authorize result without an id signs in, under a generated id", async () => {
+    const seen: unknown[] = []
+    const provider = Credentials({ credentials: { username: {} }, authorize: () => ({ name: "No Id", email: "noid@example.com" }) })
+    const { browser } = app({ providers: [provider], callbacks: { jwt: ({ token }) => (seen.push(token.sub), token) } })
+    await postForm(browser, "/auth/signin/credentials", { csrfToken: await csrf(browser), username: "x" })
+    expect((await session(browser))?.user.email).toBe("noid@example.com")
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen[0]).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("Credentials passed uncalled works like every other provider", async () => {
+    const { dispatch } = app({ providers: [Credentials] })
+    const response = await dispatch(`${APP}/auth/providers`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject([{ id: "credentials", type: "credentials" }])
+  })
+})
+
+describe("an email signIn callback that refuses stops the email", () => {
+  function emailApp(signIn: () => unknown) {
+    const sent: string[] = []
+    const stored: unknown[] = []
+    const adapter = memoryAdapter()
+    const recording = { ...adapter, createVerificationToken: (token: Parameters<NonNullable<typeof adapter.createVerificationToken>>[0]) => (stored.push(token), adapter.createVerificationToken!(token)) }
+    const provider: EmailConfig = { id: "email", name: "Email", type: "email", from: "a@example.com", sendVerificationRequest: ({ url }) => void sent.push(url) }
+    const built = app({ providers: [provider], adapter: recording, callbacks: { signIn: signIn as never }, logger: { error: () => {} } })
+    return { ...built, sent, stored }
+  }
+
+  it("a relative URL answer redirects there; nothing is stored or sent", async () => {
+    const { browser, sent, stored } = emailApp(() => "/blocked")
+    const { url } = await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "ada@example.com" })
+    expect(url.href).toBe(`${APP}/blocked`)
+    expect(sent).toEqual([])
+    expect(stored).toEqual([])
+  })
+
+  it("a throwing callback is AccessDenied; nothing is stored or sent", async () => {
+    const { browser, sent, stored } = emailApp(() => {
+      throw new Error("no")
+    })
+    const { url } = await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "ada@example.com" })
+    expect(url.searchParams.get("error")).toBe("AccessDenied")
+    expect(sent).toEqual([])
+    expect(stored).toEqual([])
+  })
+
+  it("true sends the link", async () => {
+    const { browser, sent, stored } = emailApp(() => true)
+    await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "ada@example.com" })
+    expect(sent).toHaveLength(1)
+    expect(stored).toHaveLength(1)
+  })
+})
+
+describe("JSON routes", () => {
+  it.each(["/auth/session", "/auth/csrf"])("%s is private and never cached", async (path) => {
+    const { dispatch } = app({ providers: [Credentials({ credentials: {}, authorize: () => null })] })
+    const response = await dispatch(`${APP}${path}`)
+    expect(response.headers.get("cache-control")).toBe("private, no-cache, no-store")
+    expect(response.headers.get("expires")).toBe("0")
+    expect(response.headers.get("pragma")).toBe("no-cache")
+  })
+
+  it("a callback to an unknown provider sends the browser to the error page", async () => {
+    const { dispatch } = app({ providers: [Credentials({ credentials: {}, authorize: () => null })] })
+    const response = await dispatch(`${APP}/auth/callback/nobody?code=x`, { redirect: "manual" })
+    expect(response.status).toBe(302)
+    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("Configuration")
+  })
+})
+
+describe("an app on plain http outside loopback", () => {
+  it.each(["http://192.168.1.20:3000", "http://app:3000", "http://myapp.test"])("%s signs in, with cookies that are not Secure", async (origin) => {
+    const auth = createAuth({ providers: [Credentials({ credentials: {}, authorize: () => ({ id: "1", name: "Ada" }) })], secret: SECRET, env: { AUTH_URL: `${origin}/auth` } })
+    const browser = new TestBrowser(undefined, (input, init) => auth.handler(new Request(String(input), init as RequestInit)))
+    const { response } = await browser.open(`${origin}/auth/csrf`)
+    const { csrfToken } = (await response.json()) as { csrfToken: string }
+    const signIn = await auth.handler(
+      new Request(`${origin}/auth/signin/credentials`, {
+        method: "POST",
+        headers: { cookie: [...browser.cookies(origin)].map(([name, value]) => `${name}=${value}`).join("; "), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken }).toString(),
+      })
+    )
+    expect(signIn.status).toBe(302)
+    const cookies = signIn.headers.getSetCookie()
+    const sessionCookie = cookies.find((line) => line.startsWith("authjs.session-token="))
+    expect(sessionCookie).toBeDefined()
+    expect(sessionCookie).not.toMatch(/;\s*Secure/i)
+  })
+
+  it("an AUTH_URL that is not a URL is refused by name", () => {
+    for (const value of ["secret", "localhost:3000", "ftp://app.example.com"]) {
+      expect(() => createAuth({ providers: [], secret: SECRET, env: { AUTH_URL: value } }), value).toThrow(expect.objectContaining({ code: "ERR_INVALID_OPTION", option: "AUTH_URL" }))
+    }
+  })
+})
