@@ -35,7 +35,7 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
     const cookies = [...result.cookies, ...clearCallbackUrl(context)]
     return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {
-    context.config.logger?.error?.(error as Error)
+    context.logger.error(error as Error)
     return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure))
   }
 }

@@ -43,7 +43,7 @@ async function linkingUserId(context: RequestContext, outcome: SignInOutcome): P
   const current = await readClaims(context)
   if (typeof current?.sub !== "string") return null
   if (await isThisBrowsers(context, current)) return current.sub
-  context.config.logger?.warn?.("session not made in this browser; signing in without linking", { code: "ERR_SESSION_NOT_BOUND" })
+  context.logger.warn("ERR_SESSION_NOT_BOUND", { message: "the session was not made in this browser; signing in without linking" })
   return null
 }
 

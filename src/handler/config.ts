@@ -123,7 +123,13 @@ export interface AuthConfig {
   adapter?: Adapter
   pages?: AuthPages
   theme?: AuthTheme
+  /**
+   * Where latchkey logs. Default: `console`, prefixed `[latchkey]` with the error code, as Auth.js
+   * does. Each method given replaces the console for its level.
+   */
   logger?: LoggerInstance
+  /** Also log the debug level (to `logger.debug`, else the console). Default false. */
+  debug?: boolean
   redirectProxyUrl?: string
   /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`. */
   trustHost?: boolean
@@ -155,6 +161,8 @@ export interface SettledConfig {
   pinnedUrl: URL | undefined
   config: AuthConfig
   env: EnvRecord
+  /** The logger in force: the app's methods, else the console's. */
+  logger: Required<LoggerInstance>
 }
 
 const DAY = 24 * 60 * 60
@@ -184,6 +192,27 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     pinnedUrl,
     config,
     env,
+    logger: settleLogger(config),
+  }
+}
+
+/** The code of an error for a log line: a latchkey code, else the error's name. */
+function codeOf(error: Error): string {
+  const code = (error as { code?: unknown }).code
+  return typeof code === "string" ? code : error.name
+}
+
+/**
+ * The logger in force. Nothing is silent by default: a missing client id or a bad issuer must show
+ * up in the server's log, not only as "Sign-in is not available right now" in the browser.
+ */
+function settleLogger(config: AuthConfig): Required<LoggerInstance> {
+  const custom = config.logger ?? {}
+  const quiet = () => {}
+  return {
+    error: custom.error ?? ((error) => console.error(`[latchkey][error] ${codeOf(error)}: ${error.message}`)),
+    warn: custom.warn ?? ((code, metadata) => console.warn(`[latchkey][warn] ${code}`, ...(metadata === undefined ? [] : [metadata]))),
+    debug: config.debug ? (custom.debug ?? ((message, metadata) => console.debug(`[latchkey][debug] ${message}`, ...(metadata === undefined ? [] : [metadata])))) : quiet,
   }
 }
 
@@ -254,12 +283,12 @@ export function publicOrigin(settled: SettledConfig, request: Request, url: URL)
 }
 
 /** Fires an event; a throwing handler is logged, and the request goes on. */
-export async function fireEvent<K extends keyof AuthEvents>(context: { config: AuthConfig }, name: K, message: Parameters<NonNullable<AuthEvents[K]>>[0]): Promise<void> {
+export async function fireEvent<K extends keyof AuthEvents>(context: { config: AuthConfig; logger: Required<LoggerInstance> }, name: K, message: Parameters<NonNullable<AuthEvents[K]>>[0]): Promise<void> {
   const handler = context.config.events?.[name] as ((message: unknown) => Awaitable<void>) | undefined
   if (!handler) return
   try {
     await handler(message)
   } catch (error) {
-    context.config.logger?.error?.(error as Error)
+    context.logger.error(error as Error)
   }
 }

@@ -66,7 +66,7 @@ function formOf(request: Request, body: string): URLSearchParams {
 }
 
 function untrustedHost(settled: SettledConfig): Response {
-  settled.config.logger?.error?.(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
+  settled.logger.error(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
   return text("Untrusted host", 400)
 }
 
@@ -172,6 +172,9 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
 export function createAuth(config: AuthConfig): Auth {
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
+  // Configuration errors that do not depend on the request (a missing client id or issuer, a
+  // duplicate id) throw here, not on every request as "Sign-in is not available right now".
+  resolveProviders(config.providers, { baseUrl: settled.pinnedUrl?.origin ?? "http://localhost", basePath: settled.basePath, env: settled.env, redirectProxyUrl: config.redirectProxyUrl })
 
   function providersFor(origin: string): ResolvedProvider[] {
     let providers = providersByOrigin.get(origin)
@@ -193,7 +196,10 @@ export function createAuth(config: AuthConfig): Auth {
     if (origin === "untrusted") return untrustedHost(settled)
     if (origin === "invalid") return text("Invalid Host header", 400)
     const path = url.pathname
-    if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) return json({ error: "NotFound" }, [], 404)
+    if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) {
+      settled.logger.warn("ERR_BASE_PATH", { message: `a request outside basePath "${settled.basePath}" reached the handler; mount it there, or set basePath` })
+      return json({ error: "NotFound" }, [], 404)
+    }
     const [action = "", rawProviderId] = path.slice(settled.basePath.length + 1).split("/")
     const providerId = rawProviderId === undefined ? undefined : decodeSegment(rawProviderId)
     if (rawProviderId !== undefined && providerId === undefined) return json({ error: "NotFound" }, [], 404)
@@ -212,13 +218,13 @@ export function createAuth(config: AuthConfig): Auth {
     try {
       context = contextFor(request, url, origin, config.useSecureCookies ?? origin.startsWith("https://"), providersFor(origin))
     } catch (error) {
-      config.logger?.error?.(error as Error)
+      settled.logger.error(error as Error)
       if (error instanceof InvalidProviderError) return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
       throw error
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
     if (providerId !== undefined && provider === undefined) {
-      config.logger?.warn?.(`no provider with the id "${providerId.slice(0, 64)}"`, { code: "ERR_UNKNOWN_PROVIDER" })
+      settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"` })
       // A browser sent back by a provider lands on the error page; API clients get JSON.
       if (action === "callback") return redirect(errorUrl(context, "Configuration"))
       return json({ error: "UnknownProvider" }, [], 404)
@@ -228,7 +234,7 @@ export function createAuth(config: AuthConfig): Auth {
       if (request.method === "POST") return await post(context, action, provider, body)
       return json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
-      config.logger?.error?.(error as Error)
+      settled.logger.error(error as Error)
       return redirect(errorUrl(context, "Configuration"))
     }
   }

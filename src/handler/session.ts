@@ -89,7 +89,7 @@ export async function readClaims(context: RequestContext): Promise<JWT | null> {
   try {
     return context.config.jwt?.decode ? await context.config.jwt.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
-    context.config.logger?.debug?.("session token rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
+    context.logger.debug("session token rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
     return null
   }
 }

@@ -50,7 +50,7 @@ async function startEmail(context: RequestContext, provider: EmailConfig & AppPr
   try {
     verdict = await context.config.callbacks?.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
   } catch (error) {
-    context.config.logger?.error?.(error as Error)
+    context.logger.error(error as Error)
     return redirect(errorUrl(context, "AccessDenied"))
   }
   if (verdict === false) return redirect(errorUrl(context, "AccessDenied"))

@@ -119,3 +119,42 @@ describe("an app on plain http outside loopback", () => {
     }
   })
 })
+
+describe("configuration that is loud, not silent", () => {
+  it("errors knowable at createAuth throw there, typed", async () => {
+    const { default: GitHub } = await import("../../src/providers/github.js")
+    const { default: Keycloak } = await import("../../src/providers/keycloak.js")
+    const cases = [
+      () => createAuth({ providers: [GitHub], secret: SECRET, env: {} }),
+      () => createAuth({ providers: [Keycloak({ clientId: "k", clientSecret: "s" })], secret: SECRET, env: {} }),
+      () => createAuth({ providers: [GitHub({ clientId: "a" }), GitHub({ clientId: "b" })], secret: SECRET, env: {} }),
+    ]
+    expect(cases).toHaveLength(3)
+    for (const make of cases) expect(make).toThrow(expect.objectContaining({ code: "ERR_INVALID_PROVIDER" }))
+  })
+
+  it("with no logger, errors reach the console with a [latchkey] prefix and their code", async () => {
+    const lines: unknown[][] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => void lines.push(args)
+    try {
+      const { handler } = createAuth({ providers: [Credentials({ credentials: {}, authorize: () => null })], secret: SECRET, env: {} })
+      await handler(new Request(`${APP}/auth/session`))
+    } finally {
+      console.error = original
+    }
+    expect(lines).toHaveLength(1)
+    expect(String(lines[0]![0])).toMatch(/^\[latchkey\]\[error\] ERR_LATCHKEY: Untrusted host/)
+  })
+
+  it("a logger replaces the console for the levels it gives; debug is off unless asked for", async () => {
+    const seen: string[] = []
+    const provider = Credentials({ credentials: {}, authorize: () => null })
+    const quiet = createAuth({ providers: [provider], secret: SECRET, trustHost: true, env: {}, logger: { debug: (message) => void seen.push(message) } })
+    await quiet.handler(new Request(`${APP}/auth/session`, { headers: { cookie: "authjs.session-token=garbage" } }))
+    expect(seen).toEqual([])
+    const chatty = createAuth({ providers: [provider], secret: SECRET, trustHost: true, env: {}, debug: true, logger: { debug: (message) => void seen.push(message) } })
+    await chatty.handler(new Request(`${APP}/auth/session`, { headers: { cookie: "authjs.session-token=garbage" } }))
+    expect(seen).toEqual(["session token rejected"])
+  })
+})
