@@ -179,20 +179,57 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     throw new InvalidOptionError("providers", "createAuth needs a providers array.")
   }
   const env = config.env ?? processEnv()
-  const pinnedUrl = authUrlOf(env)
+  const logger = settleLogger(config)
+  const pinnedUrl = authUrlOf(legacyFallback(env, "AUTH_URL", "NEXTAUTH_URL", logger))
   const basePath = trimTrailingSlashes(config.basePath ?? pinnedUrl?.pathname ?? "/auth") || "/auth"
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
   checkCookiesOption(config.cookies)
+  checkPages(config.pages, pinnedUrl)
+  const sessionMaxAge = positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
+  if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
   return {
-    secret: secretsOrEnv(config.secret ?? nonEmpty(secretsFromEnv(env))),
+    secret: secretsOrEnv(config.secret ?? envSecrets(env, logger)),
     basePath,
-    sessionMaxAge: positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY),
+    sessionMaxAge,
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
     trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
     pinnedUrl,
     config,
     env,
-    logger: settleLogger(config),
+    logger,
+  }
+}
+
+/**
+ * `name` from the environment, else next-auth v4's `legacy` name for it, with a warning, so a v4
+ * app's `.env` keeps working while it is renamed.
+ */
+function legacyFallback(env: EnvRecord, name: string, legacy: string, logger: Required<LoggerInstance>): string | undefined {
+  const value = readEnv(name, env)
+  if (value !== undefined) return value
+  const old = readEnv(legacy, env)
+  if (old !== undefined) logger.warn("LEGACY_ENV", { message: `${legacy} is read as ${name}; rename it` })
+  return old
+}
+
+/** The secrets from `AUTH_SECRET` and its rotation variables, else next-auth v4's `NEXTAUTH_SECRET`. */
+function envSecrets(env: EnvRecord, logger: Required<LoggerInstance>): string[] | undefined {
+  const secrets = secretsFromEnv(env)
+  if (secrets.length === 0) {
+    const legacy = legacyFallback(env, "AUTH_SECRET", "NEXTAUTH_SECRET", logger)
+    if (legacy !== undefined) secrets.push(legacy)
+  }
+  return nonEmpty(secrets)
+}
+
+/** A page on another origin would take the user off the app: refused when the origin is known. */
+function checkPages(pages: AuthPages | undefined, pinnedUrl: URL | undefined): void {
+  for (const [name, value] of Object.entries(pages ?? {})) {
+    if (typeof value !== "string" || value === "") throw new InvalidOptionError(`pages.${name}`, `pages.${name} must be a path or a URL on the app's origin.`)
+    const absolute = URL.canParse(value) ? new URL(value) : undefined
+    if (absolute && pinnedUrl && absolute.origin !== pinnedUrl.origin) {
+      throw new InvalidOptionError(`pages.${name}`, `pages.${name} is on another origin than AUTH_URL (${pinnedUrl.origin}).`)
+    }
   }
 }
 
@@ -217,8 +254,7 @@ function settleLogger(config: AuthConfig): Required<LoggerInstance> {
 }
 
 /** `AUTH_URL` parsed, or undefined when unset; a value that is not an http(s) URL is refused by name. */
-function authUrlOf(env: EnvRecord): URL | undefined {
-  const value = readEnv("AUTH_URL", env)
+function authUrlOf(value: string | undefined): URL | undefined {
   if (!value) return undefined
   const parsed = URL.canParse(value) ? new URL(value) : undefined
   if (parsed?.protocol !== "https:" && parsed?.protocol !== "http:") {

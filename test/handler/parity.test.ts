@@ -158,3 +158,25 @@ describe("configuration that is loud, not silent", () => {
     expect(seen).toEqual(["session token rejected"])
   })
 })
+
+describe("next-auth v4 variables and settings checked up front", () => {
+  it("NEXTAUTH_URL and NEXTAUTH_SECRET are read when the AUTH_ names are missing, with one warning each", async () => {
+    const warnings: string[] = []
+    const { handler } = createAuth({
+      providers: [Credentials({ credentials: {}, authorize: () => ({ id: "1", name: "Ada" }) })],
+      env: { NEXTAUTH_URL: "https://legacy.example.com/auth", NEXTAUTH_SECRET: SECRET },
+      logger: { warn: (code, metadata) => void warnings.push(`${code} ${JSON.stringify(metadata)}`) },
+    })
+    const response = await handler(new Request("https://legacy.example.com/auth/providers"))
+    expect(await response.json()).toMatchObject([{ callbackUrl: "https://legacy.example.com/auth/callback/credentials" }])
+    expect(warnings).toHaveLength(2)
+    expect(warnings.join("\n")).toContain("NEXTAUTH_URL is read as AUTH_URL")
+    expect(warnings.join("\n")).toContain("NEXTAUTH_SECRET is read as AUTH_SECRET")
+  })
+
+  it("session.maxAge of 0 and pages on another origin throw at createAuth", () => {
+    const providers = [Credentials({ credentials: {}, authorize: () => null })]
+    expect(() => createAuth({ providers, secret: SECRET, env: {}, session: { maxAge: 0 } })).toThrow(expect.objectContaining({ option: "session.maxAge" }))
+    expect(() => createAuth({ providers, secret: SECRET, env: { AUTH_URL: "https://app.example.com" }, pages: { signIn: "https://evil.example/login" } })).toThrow(expect.objectContaining({ option: "pages.signIn" }))
+  })
+})
