@@ -81,13 +81,14 @@ describe("OIDC sign-in against oidc-provider", () => {
   it("seals each check in its own cookie, SameSite=Lax, HttpOnly, Secure for an https app", async () => {
     const { checkCookies } = await reachCallback(oidc({ checks: ["pkce", "state", "nonce"] }), "test-oidc")
     expect(checkCookies.map((line) => line.split("=")[0])).toEqual(["__Host-authjs.pkce.code_verifier", "__Host-authjs.state", "__Host-authjs.nonce"])
+    expect(checkCookies).toHaveLength(3)
     for (const line of checkCookies) expect(line).toMatch(/; Max-Age=900; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
   })
 
   it("clears the check cookies when the sign-in finishes", async () => {
     const { result } = await signIn(oidc({ checks: ["pkce", "state"] }), "test-oidc")
     expect(result.cookies).toHaveLength(2)
-    for (const line of result.cookies) expect(line).toMatch(/^__Secure-authjs\.(pkce\.code_verifier|state)=; Max-Age=0;/)
+    for (const line of result.cookies) expect(line).toMatch(/^__Host-authjs\.(pkce\.code_verifier|state)=; Max-Age=0;/)
   })
 
   it("idToken: false takes the profile from userinfo", async () => {
@@ -172,6 +173,7 @@ describe("OIDC sign-in against oidc-provider", () => {
     const apple = Apple({ issuer: server.issuer, clientId: "post-client", clientSecret: "post-secret", authorization: { params: { scope: "openid email" } } })
     const run = await reachCallback(apple, "apple")
     expect(run.authorizationUrl.searchParams.get("response_mode")).toBe("form_post")
+    expect(run.checkCookies.length).toBeGreaterThan(0)
     for (const line of run.checkCookies) expect(line).toMatch(/; Secure; SameSite=None$/)
     expect(run.callback.method).toBe("POST")
     const form = new URLSearchParams(await run.callback.clone().text())
@@ -197,7 +199,9 @@ describe("OIDC sign-in against oidc-provider", () => {
     it("a tampered check cookie", async () => {
       const provider = oidc({ checks: ["pkce"] })
       const { callback } = await reachCallback(provider, "test-oidc")
-      const cookie = callback.headers.get("cookie")!.replace(/(__Secure-authjs\.pkce\.code_verifier=[^;]{40})(.)/, (_, head, char) => head + (char === "A" ? "B" : "A"))
+      const original = callback.headers.get("cookie")!
+      const cookie = original.replace(/(__Host-authjs\.pkce\.code_verifier=[^;]{40})(.)/, (_, head, char) => head + (char === "A" ? "B" : "A"))
+      expect(cookie).not.toBe(original)
       const error = await rejection(finish(provider, new Request(callback.url, { headers: { cookie } })))
       expect(error).toMatchObject({ code: "ERR_INVALID_CHECK", check: "pkce", reason: "invalid" })
     })

@@ -20,6 +20,13 @@ const configs = factories.map(({ file, factory }) => ({ file, factory, config: f
 const oauth = configs.filter((entry): entry is typeof entry & { config: OAuthConfig } => entry.config.type === "oauth" || entry.config.type === "oidc")
 const factoryFor = new Map(configs.map(({ config, factory }) => [config.id, factory]))
 
+/** The OAuthProviderId union of src/providers/ids.ts, read from the file. */
+const OAUTH_PROVIDER_IDS = [
+  ...readFileSync(new URL("../../src/providers/ids.ts", import.meta.url), "utf8")
+    .split("export type BuiltInProviderType")[0]!
+    .matchAll(/^\s+\| "([^"]+)"$/gm),
+].map(([, id]) => id!).sort()
+
 const ENV = { AUTH_SECRET: "unused" }
 
 /** OIDC providers whose documented scope omits `openid`, and why. */
@@ -28,7 +35,12 @@ const OIDC_WITHOUT_OPENID_SCOPE: Record<string, string> = {
 }
 const credentials = { clientId: "client-id", clientSecret: "client-secret" }
 
-function fixture(id: string): { options?: Record<string, unknown>; profile: Record<string, unknown>; user: Record<string, unknown> } {
+function fixture(id: string): {
+  options?: Record<string, unknown>
+  profile: Record<string, unknown>
+  callbackFields?: Record<string, string>
+  user: Record<string, unknown>
+} {
   return JSON.parse(readFileSync(new URL(`../fixtures/providers/${id}.json`, import.meta.url), "utf8"))
 }
 
@@ -44,6 +56,11 @@ const FILE_FOR_ID: Record<string, string> = { hydra: "ory-hydra" }
 describe("provider catalog", () => {
   it("has the same modules as the build script sees", () => {
     expect(factories.map(({ file }) => file).sort()).toEqual(providerModules().map(({ name }) => name).sort())
+  })
+
+  it("has all 116 OAuth/OIDC providers of src/providers/ids.ts, each checked below", () => {
+    expect(OAUTH_PROVIDER_IDS).toHaveLength(116)
+    expect(oauth.map(({ config }) => config.id).sort()).toEqual(OAUTH_PROVIDER_IDS)
   })
 
   it("has unique ids", () => {
@@ -77,8 +94,11 @@ describe("provider catalog", () => {
 
     it("uses https for every fixed endpoint", () => {
       const resolved = resolveForTest(config)
-      const urls = [config.issuer, resolved.authorization.url, resolved.token.url, resolved.userinfo.url, resolved.jwks_endpoint, config.wellKnown]
+      // An instance-based provider (Keycloak, Okta…) has no fixed endpoint: its resolved issuer,
+      // the one a user passes (here the fixture's), is checked so the list is never empty.
+      const urls = [config.issuer, resolved.issuer, resolved.authorization.url, resolved.token.url, resolved.userinfo.url, resolved.jwks_endpoint, resolved.wellKnown]
       if (typeof resolved.capabilities.revocation === "string") urls.push(resolved.capabilities.revocation)
+      expect(urls.filter((value) => value !== undefined).length).toBeGreaterThan(0)
       for (const url of urls.filter((value): value is string => value !== undefined)) expect(new URL(url).protocol).toBe("https:")
     })
 
@@ -89,9 +109,12 @@ describe("provider catalog", () => {
     })
 
     it("maps a documented profile to the right User", async () => {
-      const { profile, user } = fixture(id)
+      const { profile, callbackFields, user } = fixture(id)
       const resolved = resolveForTest(config)
-      expect(await resolved.profile(profile as never, { access_token: "token" })).toEqual(user)
+      // Apple's first-sign-in `user` arrives as a callback form field; the flow adds it to the
+      // profile (the contract suite drives that for real), so the mapping sees it there.
+      const firstSignIn = resolved.quirks.firstSignInUserField && callbackFields?.user ? { user: JSON.parse(callbackFields.user) as unknown } : {}
+      expect(await resolved.profile({ ...profile, ...firstSignIn } as never, { access_token: "token" })).toEqual(user)
     })
 
     it("resolves to the expected configuration", () => {

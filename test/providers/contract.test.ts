@@ -2,7 +2,10 @@
 // The provider contract: every built-in OAuth 2.0 and OpenID Connect provider completes a full
 // finishSignIn against a local server that answers with the provider's documented response shapes
 // (test/fixtures/providers/<id>.json), and yields the fixture's expected User. OpenID Connect
-// providers go through discovery, a JWKS and a signed id_token from that local issuer.
+// providers go through discovery, a JWKS and a signed id_token from that local issuer. The local
+// token endpoint holds the exchange to the real provider's rules (see test/servers/provider-double.ts):
+// the record's client authentication, the issued code once, PKCE and redirect_uri.
+import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,10 +14,19 @@ import { finishSignIn } from "../../src/oauth/finish.js"
 import { startSignIn } from "../../src/oauth/start.js"
 import { resolveProvider } from "../../src/providers/core/resolve.js"
 import type { OAuthConfig, ProviderConfig, ResolvedOAuthProvider } from "../../src/providers/types.js"
-import { startProviderDouble, type ProviderDouble } from "../servers/provider-double.js"
+import { startProviderDouble, type ProviderDouble, type TokenRequestRules } from "../servers/provider-double.js"
 
 /** The fixture schema. */
 interface ProviderFixture {
+  /** The provider documentation page the responses were modelled on. */
+  source?: string
+  /**
+   * How the provider's token endpoint takes the code: the client authentication it documents, which
+   * the record's token_endpoint_auth_method must match (the double refuses any other), and, only
+   * for a record that replaces the token request with the provider's own (WeChat's GET, Notion's
+   * JSON), how that request departs from RFC 6749.
+   */
+  tokenRequest: TokenRequestRules
   /** Extra factory options, such as the issuer of an instance-based provider. */
   options?: Record<string, unknown>
   /** The documented token response; access_token, token_type and expires_in are filled in. */
@@ -27,6 +39,38 @@ interface ProviderFixture {
   callbackFields?: Record<string, string>
   /** The User the provider's profile mapping must produce. */
   user: Record<string, unknown>
+  /**
+   * Further documented shapes, one per branch of the profile mapping (a null avatar, a missing
+   * name…): each is the base fixture with these fields laid over it, and must yield its `user`.
+   */
+  variants?: FixtureVariant[]
+}
+
+/** A branch of the profile mapping: changes to the base fixture, and the User they must yield. */
+interface FixtureVariant {
+  name: string
+  /** Profile fields laid over the base profile; a field set to null stays null. */
+  profile?: Record<string, unknown>
+  /** Profile fields removed from the base profile. */
+  omit?: string[]
+  /** Replaces the base fixture's responses and callbackFields when given. */
+  responses?: Record<string, unknown>
+  callbackFields?: Record<string, string>
+  user: Record<string, unknown>
+}
+
+/** The fixture of one variant: the base fixture with the variant's changes. */
+function withVariant(fixture: ProviderFixture, variant: FixtureVariant): ProviderFixture {
+  const profile: Record<string, unknown> = { ...fixture.profile, ...variant.profile }
+  for (const field of variant.omit ?? []) delete profile[field]
+  return {
+    ...fixture,
+    profile,
+    responses: variant.responses ?? fixture.responses,
+    callbackFields: variant.callbackFields ?? fixture.callbackFields,
+    user: variant.user,
+    variants: undefined,
+  }
 }
 
 const modules = import.meta.glob<{ default: (options?: unknown) => ProviderConfig }>("../../src/providers/*.ts", { eager: true })
@@ -37,6 +81,16 @@ const oauthProviders = Object.values(modules)
   .filter(({ config }) => config.type === "oauth" || config.type === "oidc")
   .map(({ factory, config }) => ({ id: config.id, factory: factory as (options?: unknown) => OAuthConfig }))
   .sort((a, b) => a.id.localeCompare(b.id))
+
+/** The OAuthProviderId union of src/providers/ids.ts, read from the file. */
+const OAUTH_PROVIDER_IDS = [
+  ...readFileSync(new URL("../../src/providers/ids.ts", import.meta.url), "utf8")
+    .split("export type BuiltInProviderType")[0]!
+    .matchAll(/^\s+\| "([^"]+)"$/gm),
+].map(([, id]) => id!).sort()
+
+/** The providers most apps use: each fixture documents a variant for every branch of its mapping. */
+const LARGE_PROVIDERS = ["apple", "discord", "facebook", "github", "gitlab", "google", "linkedin", "microsoft-entra-id", "slack", "twitter"]
 
 const APP = "https://app.example.com"
 const SECRET = "latchkey-test-secret-0123456789abcdef"
@@ -102,13 +156,13 @@ function oidcRoutes(provider: ResolvedOAuthProvider, fixture: ProviderFixture, n
   return { token, userinfo: fixture.profile, tokenUrl: provider.token.url ?? `${origin}${TOKEN_PATH}`, userinfoUrl: provider.userinfo.url ?? `${origin}${USERINFO_PATH}` }
 }
 
-async function contract(id: string, factory: (options?: unknown) => OAuthConfig) {
-  const fixture = fixtureFor(id)
+async function contract(id: string, factory: (options?: unknown) => OAuthConfig, fixture: ProviderFixture = fixtureFor(id)) {
   const config = factory({ ...CLIENT, ...fixture.options })
   const redirectUri = `${APP}/auth/callback/${id}`
   const provider = resolveProvider(config, { baseUrl: APP, env: {} }) as ResolvedOAuthProvider
   double.routes.clear()
   double.requests.length = 0
+  double.rejections.length = 0
   clearDiscoveryCache(double.fetch)
   let authorization: URL | undefined
   const nonce = () => authorization?.searchParams.get("nonce") ?? undefined
@@ -126,15 +180,27 @@ async function contract(id: string, factory: (options?: unknown) => OAuthConfig)
     tokenUrl = provider.token.url!
     userinfoUrl = provider.userinfo.url
   }
-  const tokenPayload = await tokenBody()
-  double.routes.set(tokenUrl.replace(/\?.*$/, ""), tokenPayload)
   if (userinfoUrl) double.routes.set(userinfoUrl.replace(/\?.*$/, ""), userinfoBody)
   for (const [key, body] of Object.entries(fixture.responses ?? {})) double.routes.set(key, body)
 
   const started = await startSignIn(config, { redirectUri, secret: SECRET, fetch: double.fetch })
   authorization = started.url
-  if (provider.type === "oidc") double.routes.set(tokenUrl.replace(/\?.*$/, ""), await tokenBody())
-  const callbackParams = new URLSearchParams({ code: "contract-code" })
+  // The code this provider issues for this sign-in, and what its token endpoint will demand.
+  const code = `contract-code-${randomUUID()}`
+  const pkce = provider.checks.includes("pkce")
+  if (pkce) expect(authorization.searchParams.get("code_challenge_method"), `${id} uses PKCE: the authorization request must carry an S256 challenge`).toBe("S256")
+  const { clientAuth: _clientAuth, ...departures } = fixture.tokenRequest
+  if (Object.keys(departures).length > 0) expect(provider.token.request, `${id}: only a record with its own token request may depart from RFC 6749`).toBeTypeOf("function")
+  const grant = {
+    rules: fixture.tokenRequest,
+    clientId: CLIENT.clientId,
+    clientSecret: CLIENT.clientSecret,
+    code,
+    redirectUri: authorization.searchParams.get("redirect_uri"),
+    codeChallenge: pkce ? authorization.searchParams.get("code_challenge") ?? "" : undefined,
+  }
+  double.routes.set(tokenUrl.replace(/\?.*$/, ""), double.tokenEndpoint(grant, await tokenBody()))
+  const callbackParams = new URLSearchParams({ code })
   const state = started.url.searchParams.get("state")
   if (state) callbackParams.set("state", state)
   if (provider.quirks.issParameter) callbackParams.set("iss", provider.quirks.issParameter)
@@ -143,24 +209,46 @@ async function contract(id: string, factory: (options?: unknown) => OAuthConfig)
   const callback = provider.quirks.formPost
     ? new Request(redirectUri, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: callbackParams })
     : new Request(`${redirectUri}?${callbackParams}`, { headers: { cookie } })
-  const result = await finishSignIn(config, callback, { redirectUri, secret: SECRET, fetch: double.fetch })
-  return { provider, result, authorization: started.url }
+  const result = await finishSignIn(config, callback, { redirectUri, secret: SECRET, fetch: double.fetch }).catch((error: Error) => {
+    throw new Error(`${id}: ${error.message} (the token endpoint refused: ${double.rejections.join("; ") || "nothing"})`, { cause: error })
+  })
+  const exchanges = double.requests.filter((request) => request.url.replace(/\?.*$/, "") === tokenUrl.replace(/\?.*$/, ""))
+  return { provider, result, authorization: started.url, exchanges }
 }
 
 describe("provider contract", () => {
-  it("covers every OAuth/OIDC provider in the catalog", () => {
-    expect(oauthProviders.length).toBeGreaterThanOrEqual(12)
+  it("covers every OAuth/OIDC provider of src/providers/ids.ts, all 116", () => {
+    expect(OAUTH_PROVIDER_IDS).toHaveLength(116)
+    expect(oauthProviders.map(({ id }) => id).sort()).toEqual(OAUTH_PROVIDER_IDS)
+  })
+
+  it("exercises every branch of the large providers' profile mappings through documented variants", () => {
+    for (const id of LARGE_PROVIDERS) expect(fixtureFor(id).source, `${id}'s fixture cites the docs page it was modelled on`).toMatch(/^https:\/\//)
+    const variantCounts = Object.fromEntries(LARGE_PROVIDERS.map((id) => [id, fixtureFor(id).variants?.length ?? 0]))
+    expect(variantCounts).toEqual({ apple: 4, discord: 5, facebook: 2, github: 3, gitlab: 2, google: 2, linkedin: 1, "microsoft-entra-id": 2, slack: 1, twitter: 1 })
   })
 
   describe.each(oauthProviders.map(({ id, factory }) => [id, factory] as const))("%s", (id, factory) => {
     it("completes finishSignIn against its documented responses and yields the expected User", async () => {
       outcomes.set(id, false)
-      const { result, authorization, provider } = await contract(id, factory)
+      const { result, authorization, provider, exchanges } = await contract(id, factory)
+      expect(double.rejections).toEqual([])
+      expect(exchanges).toHaveLength(1)
       expect(result.user).toEqual(fixtureFor(id).user)
       expect(result.account).toMatchObject({ provider: id, type: provider.type, providerAccountId: String(fixtureFor(id).user.id) })
       expect(authorization.searchParams.get("client_id") ?? authorization.searchParams.get("client_key")).toBe(CLIENT.clientId)
       expect(double.requests.some((request) => path(request.url) === path(provider.token.url ?? `https://x${TOKEN_PATH}`) || request.url.endsWith(TOKEN_PATH))).toBe(true)
       outcomes.set(id, true)
+    })
+
+    // Defined only where the fixture documents variants; "variants cover…" below counts them.
+    const variants = fixtureFor(id).variants ?? []
+    if (variants.length > 0) it.for(variants.map((variant) => [variant.name, variant] as const))("yields the User for a documented variant: %s", async ([, variant]) => {
+      const fixture = withVariant(fixtureFor(id), variant)
+      const { result, exchanges } = await contract(id, factory, fixture)
+      expect(double.rejections).toEqual([])
+      expect(exchanges).toHaveLength(1)
+      expect(result.user).toEqual(variant.user)
     })
   })
 })

@@ -10,6 +10,10 @@ describe("provider logos", () => {
     expect(readdirSync(dir).map((file) => file.replace(/\.ts$/, "")).sort()).toEqual(Object.keys(SIMPLE_ICONS).sort())
   })
 
+  it("maps at least one provider to a simple-icons logo", () => {
+    expect(Object.keys(SIMPLE_ICONS).length).toBeGreaterThan(0)
+  })
+
   it.each(Object.keys(SIMPLE_ICONS))("logos/%s.ts matches simple-icons (regenerate with scripts/generate-provider-logos.mjs)", (id) => {
     const committed = readFileSync(new URL(`${id}.ts`, dir), "utf8")
     expect(committed).toBe(renderLogo(id, icons as unknown as Record<string, unknown>))

@@ -54,8 +54,8 @@ async function bundle(entry: string, options: { platform: "node" | "neutral"; fo
 }
 
 async function expectConformant(result: ConformanceResult, backend: string): Promise<void> {
-  for (const check of result.checks) expect(check.ok, `${check.name}: ${check.detail ?? ""}`).toBe(true)
   expect(result.checks).toHaveLength(5)
+  for (const check of result.checks) expect(check.ok, `${check.name}: ${check.detail ?? ""}`).toBe(true)
   expect(result.backend).toBe(backend)
   expect(await authjs.decode({ token: result.encodedHere, secret: SECRET, salt: "authjs.session-token" })).toMatchObject({ sub: "from-runtime" })
 }

@@ -3,7 +3,7 @@
 // crashes (anything but a typed LatchkeyError from decode, or any throw from getToken), and a 1 MB
 // token refused without decrypting.
 import fc from "fast-check"
-import { afterAll, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, onTestFinished, vi } from "vitest"
 import { LatchkeyError } from "../../src/errors.js"
 import { backend } from "../../src/jwt/backend/node.js"
 import { createCodec } from "../../src/jwt/codec.js"
@@ -12,24 +12,27 @@ import { getToken } from "../../src/jwt/get-token.js"
 const codec = createCodec(backend)
 const SECRET = "latchkey-test-secret-0123456789abcdef"
 const SALT = "authjs.session-token"
-const tally = { tried: 0, rejected: 0, accepted: 0, crashed: 0 }
 const b64 = (text: string | Uint8Array) => Buffer.from(text).toString("base64url")
 
-afterAll(() => {
-  console.log(`session token fuzz: ${tally.tried} inputs tried, ${tally.rejected} rejected, ${tally.accepted} accepted, ${tally.crashed} crashed`)
-})
-
-/** Decodes one hostile token and records the outcome. */
-async function attack(token: string): Promise<void> {
-  tally.tried++
-  try {
-    const claims = await codec.decode({ token, secret: SECRET, salt: SALT })
-    if (claims === null && token === "") tally.rejected++
-    else tally.accepted++
-  } catch (error) {
-    if (error instanceof LatchkeyError) tally.rejected++
-    else tally.crashed++
+/**
+ * One test's tally, printed when the test finishes, and `attack`, which decodes one hostile token
+ * and records the outcome there. No test reads another's counts.
+ */
+function fuzzRun(name: string) {
+  const tally = { tried: 0, rejected: 0, accepted: 0, crashed: 0 }
+  onTestFinished(() => console.log(`session token fuzz "${name}": ${tally.tried} inputs tried, ${tally.rejected} rejected, ${tally.accepted} accepted, ${tally.crashed} crashed`))
+  async function attack(token: string): Promise<void> {
+    tally.tried++
+    try {
+      const claims = await codec.decode({ token, secret: SECRET, salt: SALT })
+      if (claims === null && token === "") tally.rejected++
+      else tally.accepted++
+    } catch (error) {
+      if (error instanceof LatchkeyError) tally.rejected++
+      else tally.crashed++
+    }
   }
+  return { tally, attack }
 }
 
 /** A token sealed with the real key but an arbitrary protected header and plaintext. */
@@ -58,6 +61,7 @@ function flipEveryBit(token: string): string[] {
 
 describe("session token fuzzing", () => {
   it("refuses the hand-built corpus", async () => {
+    const { tally, attack } = fuzzRun("hand-built corpus")
     const valid = await codec.encode({ token: { sub: "1", role: "admin" }, secret: SECRET, salt: SALT })
     const now = Math.floor(Date.now() / 1000)
     const corpus: string[] = [
@@ -77,8 +81,10 @@ describe("session token fuzzing", () => {
       ),
       "x".repeat(1_048_577),
     ]
+    expect(corpus.length).toBeGreaterThan(1_000)
     const open = vi.spyOn(codec.backend, "open")
     for (const token of corpus) await attack(token)
+    expect(tally.tried).toBe(corpus.length)
     const largeAttempts = open.mock.calls.filter(([, aad]) => aad.length > 100_000)
     expect(largeAttempts).toHaveLength(0)
     open.mockRestore()
@@ -87,6 +93,7 @@ describe("session token fuzzing", () => {
   })
 
   it("refuses 100 000 generated tokens", async () => {
+    const { tally, attack } = fuzzRun("100 000 generated tokens")
     const valid = await codec.encode({ token: { sub: "1" }, secret: SECRET, salt: SALT })
     const [header] = valid.split(".")
     const segment = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("")), maxLength: 64 })
@@ -102,11 +109,13 @@ describe("session token fuzzing", () => {
       }),
       { numRuns: 100_000 }
     )
+    expect(tally.tried).toBe(100_000)
     expect(tally.accepted).toBe(0)
     expect(tally.crashed).toBe(0)
   }, 300_000)
 
   it("getToken answers null, never throws, for hostile cookie headers, 500 chunks included", async () => {
+    const { tally } = fuzzRun("hostile cookie headers")
     const hostileHeaders = [
       Array.from({ length: 500 }, (_, index) => `${SALT}.${index}=AAAA`).join("; "),
       `${SALT}=${"x".repeat(1_048_577)}`,
@@ -121,6 +130,7 @@ describe("session token fuzzing", () => {
       else if (result === null) tally.rejected++
       else tally.accepted++
     }
+    expect(tally.tried).toBe(hostileHeaders.length)
     expect(tally.accepted).toBe(0)
     expect(tally.crashed).toBe(0)
   })
