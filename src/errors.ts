@@ -7,7 +7,10 @@
  */
 
 /**
- * The base class of every latchkey error.
+ * The base class of every latchkey error. Its `cause`, when it has one, is another latchkey error
+ * or a plain `{ name, code?, message }` summary of a foreign one (from oauth4webapi, jose, fetch or
+ * a callback): foreign errors keep tokens and codes in their own causes and properties, and a
+ * logger that walks the cause chain would print them.
  *
  * @example
  * ```ts
@@ -22,8 +25,37 @@ export class LatchkeyError extends Error {
   readonly code: string = "ERR_LATCHKEY"
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
+    super(message, options === undefined || !("cause" in options) ? undefined : { cause: safeCause(options.cause) })
     this.name = this.constructor.name
+  }
+}
+
+/**
+ * What a latchkey error keeps of a foreign cause: the name, the `code` when there is a string one,
+ * and the message. A latchkey error's cause is logged with it, and loggers walk the whole chain.
+ */
+interface ErrorSummary {
+  readonly name: string
+  readonly code?: string
+  readonly message: string
+}
+
+/**
+ * A foreign cause (from oauth4webapi, jose, fetch, a callback) reduced to an {@link ErrorSummary}.
+ * Foreign errors keep what they saw in their own causes and properties: oauth4webapi's hold the
+ * callback parameters with the authorization code, or the token response with the access and
+ * refresh tokens; jose's claim errors hold the token's payload. None of that may reach a logger, so
+ * it is dropped here, once, for every latchkey error. A latchkey cause is kept as it is: it was
+ * reduced the same way when it was made.
+ */
+function safeCause(cause: unknown): LatchkeyError | ErrorSummary {
+  if (cause instanceof LatchkeyError) return cause
+  if (typeof cause !== "object" || cause === null) return { name: typeof cause, message: "a value that is not an error was thrown." }
+  const { name, code, message } = cause as { name?: unknown; code?: unknown; message?: unknown }
+  return {
+    name: typeof name === "string" ? name : "Error",
+    ...(typeof code === "string" ? { code } : {}),
+    message: typeof message === "string" ? message : "",
   }
 }
 
@@ -201,7 +233,7 @@ export class EmailSendError extends LatchkeyError {
 
 /**
  * The provider's profile could not be read: the userinfo endpoint answered a non-2xx status or
- * something other than JSON, or the profile callback threw (then `cause` holds its error).
+ * something other than JSON, or the profile callback threw (then `cause` summarizes its error).
  *
  * @example
  * ```ts
@@ -328,8 +360,8 @@ export class OAuthTokenError extends LatchkeyError {
 /**
  * A protocol check failed: a discovery document for another issuer, an RFC 9207 `iss` mismatch, an
  * id_token with a bad signature, audience, issuer, expiry or nonce, a userinfo `sub` that differs
- * from the id_token's, a response that is not what the protocol requires. `cause` holds the
- * underlying validation error.
+ * from the id_token's, a response that is not what the protocol requires. `cause` summarizes the
+ * underlying validation error (its name, code and message).
  *
  * @example
  * ```ts
@@ -410,6 +442,29 @@ export class OAuthAccountNotLinkedError extends LatchkeyError {
 }
 
 /**
+ * An adapter method failed during a sign-in; `method` names it, such as `linkAccount`. `cause`
+ * keeps only the adapter error's name and `code`: database clients quote the values they were given
+ * in their messages (Prisma quotes the whole call), and `linkAccount` is given the account's tokens.
+ *
+ * @example
+ * ```ts
+ * import { AdapterError } from "latchkey"
+ * // resolveSignIn(adapter, ...) whose adapter.linkAccount throws rejects with AdapterError { method: "linkAccount" }
+ * ```
+ */
+export class AdapterError extends LatchkeyError {
+  override readonly code = "ERR_ADAPTER"
+  /** The adapter method that failed. */
+  readonly method: string
+
+  constructor(method: string, failure: unknown) {
+    const { name, code } = (typeof failure === "object" && failure !== null ? failure : {}) as { name?: unknown; code?: unknown }
+    super(`The adapter's ${method} failed.`, { cause: { name, code } })
+    this.method = method
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example
@@ -436,6 +491,7 @@ export type KnownLatchkeyError =
   | RefreshNotSupportedError
   | RevocationNotSupportedError
   | OAuthAccountNotLinkedError
+  | AdapterError
 
 /**
  * Every stable error code.

@@ -5,8 +5,8 @@
  *
  * @module
  */
-export { createAuth } from "./handler/index.js"
-export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode } from "./handler/index.js"
+export { createAuth, MAX_BODY_BYTES } from "./handler/index.js"
+export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie } from "./handler/index.js"
 export {
   LatchkeyError,
   InvalidOptionError,
@@ -24,6 +24,7 @@ export {
   RefreshNotSupportedError,
   RevocationNotSupportedError,
   OAuthAccountNotLinkedError,
+  AdapterError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields } from "./errors.js"
 /**

@@ -11,6 +11,7 @@ import { secretsOrEnv } from "../jwt/secrets.js"
 import type { Adapter, AdapterUser } from "../oauth/adapter.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
+import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
 
 /**
@@ -261,13 +262,6 @@ function authUrlOf(value: string | undefined): URL | undefined {
     throw new InvalidOptionError("AUTH_URL", "AUTH_URL must be the app's absolute http(s) URL, such as https://app.example.com/auth.")
   }
   return parsed
-}
-
-/** `value` without trailing slashes; a loop, so a long run of slashes costs linear time. */
-function trimTrailingSlashes(value: string): string {
-  let end = value.length
-  while (end > 0 && value.charCodeAt(end - 1) === 47) end--
-  return value.slice(0, end)
 }
 
 function nonEmpty(list: string[]): string[] | undefined {

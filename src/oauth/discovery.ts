@@ -1,10 +1,13 @@
 /**
  * The authorization server's metadata for a provider: from OpenID Connect / RFC 8414 discovery
  * when the provider has an `issuer` or `wellKnown`, else assembled from its configured endpoints.
- * Discovery documents are cached per issuer and per `fetch`, for a bounded time and count.
+ * Discovery documents are cached per issuer and per `fetch`, for a bounded time and count; a failed
+ * discovery is cached too, briefly, so a broken or slow provider is not asked again by every
+ * sign-in. Issuers are bounded in length, from the configuration and from the document alike.
  */
 import * as oauth from "oauth4webapi"
-import { OAuthProtocolError } from "../errors.js"
+import { InvalidProviderError, OAuthProtocolError } from "../errors.js"
+import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { translateError } from "./translate-error.js"
@@ -20,6 +23,23 @@ import { translateError } from "./translate-error.js"
  * ```
  */
 export const DISCOVERY_TTL = 60 * 60 * 1000
+
+/**
+ * How long a failed discovery is remembered: ten seconds. Until then, sign-ins with that provider
+ * fail at once with the same error instead of each waiting for the failing (or timing-out)
+ * request again; after it, the next sign-in tries again.
+ *
+ * @example
+ * ```ts
+ * import { DISCOVERY_FAILURE_TTL } from "latchkey/oauth"
+ * // in milliseconds: a provider that was down is asked again at most this long after it failed
+ * console.log(`a failed discovery is retried after ${DISCOVERY_FAILURE_TTL / 1000} s`) // 10
+ * ```
+ */
+export const DISCOVERY_FAILURE_TTL = 10 * 1000
+
+/** The longest issuer accepted: real ones are short URLs, and each is compared and trimmed. */
+const MAX_ISSUER_LENGTH = 2048
 const MAX_CACHED_DOCUMENTS = 100
 
 interface CachedDocument {
@@ -44,9 +64,22 @@ async function fetchDocument(provider: ResolvedOAuthProvider, options: HttpOptio
   const response = wellKnown
     ? await providerFetch(options, provider.id)(wellKnown, { headers: { accept: "application/json" } })
     : await oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options, provider.id), algorithm: "oidc" })
-  if (provider.quirks.tenantIssuer) return processTenantDocument(provider, response)
-  if (provider.quirks.instanceIssuer) return oauth.processDiscoveryResponse(await instanceIssuer(issuer, response), response)
+  const documentIssuer = await issuerOf(provider, response)
+  if (provider.quirks.tenantIssuer) return processTenantDocument(provider, documentIssuer, response)
+  if (provider.quirks.instanceIssuer) return oauth.processDiscoveryResponse(instanceIssuer(issuer, documentIssuer), response)
   return oauth.processDiscoveryResponse(issuer, response)
+}
+
+/**
+ * The issuer a discovery document names, when it names one as a string. One longer than
+ * {@link MAX_ISSUER_LENGTH} is refused before anything compares or trims it.
+ */
+async function issuerOf(provider: ResolvedOAuthProvider, response: Response): Promise<string | undefined> {
+  const document = (await response.clone().json().catch(() => undefined)) as { issuer?: unknown } | undefined
+  const issuer = document?.issuer
+  if (typeof issuer !== "string") return undefined
+  if (issuer.length > MAX_ISSUER_LENGTH) throw new OAuthProtocolError(provider.id, `the discovery document's issuer is longer than ${MAX_ISSUER_LENGTH} characters.`)
+  return issuer
 }
 
 /**
@@ -54,11 +87,9 @@ async function fetchDocument(provider: ResolvedOAuthProvider, options: HttpOptio
  * (Gitea's and authentik's issuers end with one). The document's own issuer is accepted when it
  * is the same origin and path but for trailing slashes; any other difference still fails.
  */
-async function instanceIssuer(configured: URL, response: Response): Promise<URL> {
-  const document = (await response.clone().json().catch(() => undefined)) as { issuer?: unknown } | undefined
-  if (typeof document?.issuer !== "string") return configured
-  const trim = (value: string) => value.replace(/\/+$/, "")
-  return trim(document.issuer) === trim(configured.href) ? new URL(document.issuer) : configured
+function instanceIssuer(configured: URL, documentIssuer: string | undefined): URL {
+  if (documentIssuer === undefined) return configured
+  return trimTrailingSlashes(documentIssuer) === trimTrailingSlashes(configured.href) ? new URL(documentIssuer) : configured
 }
 
 /**
@@ -66,14 +97,14 @@ async function instanceIssuer(configured: URL, response: Response): Promise<URL>
  * in that exact form; each id_token's issuer is later checked against it filled with the token's
  * own `tid`.
  */
-async function processTenantDocument(provider: ResolvedOAuthProvider, response: Response): Promise<oauth.AuthorizationServer> {
-  const document = (await response.clone().json().catch(() => undefined)) as { issuer?: unknown } | undefined
+async function processTenantDocument(provider: ResolvedOAuthProvider, documentIssuer: string | undefined, response: Response): Promise<oauth.AuthorizationServer> {
   const expected = provider.issuer!
-  if (typeof document?.issuer === "string" && document.issuer.includes(TENANT_PLACEHOLDER)) {
+  if (documentIssuer?.includes(TENANT_PLACEHOLDER)) {
     const templated = expected.replace(/\/(common|organizations|consumers)\//, `/${TENANT_PLACEHOLDER}/`)
-    if (document.issuer !== templated) throw new OAuthProtocolError(provider.id, "the discovery document is for another issuer.")
+    if (documentIssuer !== templated) throw new OAuthProtocolError(provider.id, "the discovery document is for another issuer.")
+    const document = (await response.clone().json()) as Record<string, unknown>
     const rewritten = new Response(JSON.stringify({ ...document, issuer: expected }), { status: response.status, headers: response.headers })
-    return { ...(await oauth.processDiscoveryResponse(new URL(expected), rewritten)), issuer: document.issuer }
+    return { ...(await oauth.processDiscoveryResponse(new URL(expected), rewritten)), issuer: documentIssuer }
   }
   return oauth.processDiscoveryResponse(new URL(expected), response)
 }
@@ -106,13 +137,17 @@ function configuredServer(provider: ResolvedOAuthProvider): oauth.AuthorizationS
 export async function authorizationServer(provider: ResolvedOAuthProvider, options: HttpOptions): Promise<oauth.AuthorizationServer> {
   if (provider.issuer === undefined && provider.wellKnown === undefined) return configuredServer(provider)
   if (provider.issuer === undefined) throw new OAuthProtocolError(provider.id, "a wellKnown URL needs the issuer it describes.")
+  if (provider.issuer.length > MAX_ISSUER_LENGTH) throw new InvalidProviderError(provider.id, "issuer", `the issuer is longer than ${MAX_ISSUER_LENGTH} characters.`)
   const cache = cacheFor(options.fetch ?? fetch)
   const key = `${provider.issuer}|${provider.wellKnown ?? ""}|${provider.quirks.tenantIssuer ? "tenant" : ""}`
   const now = Date.now()
   let entry = cache.get(key)
   if (entry === undefined || entry.expires <= now) {
-    entry = { expires: now + DISCOVERY_TTL, server: fetchDocument(provider, options) }
-    entry.server.catch(() => cache.delete(key))
+    const fresh: CachedDocument = { expires: now + DISCOVERY_TTL, server: fetchDocument(provider, options) }
+    // A failure stays cached, shortened to DISCOVERY_FAILURE_TTL from when it failed; the handler
+    // attached here also keeps the rejection from being reported as unhandled.
+    fresh.server.catch(() => (fresh.expires = Math.min(fresh.expires, Date.now() + DISCOVERY_FAILURE_TTL)))
+    entry = fresh
     cache.delete(key)
     cache.set(key, entry)
     if (cache.size > MAX_CACHED_DOCUMENTS) cache.delete(cache.keys().next().value!)

@@ -6,7 +6,7 @@ import { clearChecks, effectiveChecks, readChecks, type CheckValues } from "./ch
 import { clientAuthFor, flowContext, type FlowContext, type FlowProvider, type SignInOptions } from "./context.js"
 import { TENANT_PLACEHOLDER } from "./discovery.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
-import { verifyIdTokenSignature } from "./id-token.js"
+import { checkIdTokenAlgorithm, verifyIdToken, type IdTokenSource } from "./id-token.js"
 import { mapProfile, obtainProfile } from "./profile.js"
 import { normalizeTokenResponse } from "./token-response.js"
 import { translateError } from "./translate-error.js"
@@ -78,12 +78,14 @@ async function exchangeCode(context: FlowContext, params: URLSearchParams, value
   const { provider, client } = context
   const response = await tokenResponse(context, params, values, options)
   const server = await serverForResponse(context, response)
+  const source: IdTokenSource = provider.token.request ? "custom_request" : "token_endpoint"
+  await checkIdTokenAlgorithm(provider, server, response, source)
   const result = await oauth.processAuthorizationCodeResponse(server, client, response, {
     expectedNonce: values.nonce ?? oauth.expectNoNonce,
     requireIdToken: provider.type === "oidc",
   })
   const claims = provider.type === "oidc" ? oauth.getValidatedIdTokenClaims(result) : undefined
-  if (claims && result.id_token) await verifyIdTokenSignature(provider, server, result.id_token, options)
+  if (claims && result.id_token) await verifyIdToken(provider, server, result.id_token, options, source)
   return { result, claims }
 }
 

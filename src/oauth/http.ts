@@ -50,7 +50,8 @@ export const DEFAULT_TIMEOUT = 10_000
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576
 
-function isLoopbackHttp(url: string | URL): boolean {
+/** Plain http to a loopback host: the one non-TLS transport provider requests may use. */
+export function isLoopbackHttp(url: string | URL): boolean {
   const { protocol, hostname } = new URL(url)
   return protocol === "http:" && (hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname))
 }

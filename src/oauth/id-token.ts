@@ -1,40 +1,95 @@
 /**
- * id_token signature verification against the provider's published keys. oauth4webapi validates
- * the claims (iss, aud, exp, iat, nonce, azp); the signature is verified here, with `jose`, against
- * the JWKS from discovery, fetched and cached per URL (and per `fetch`). Only asymmetric
- * algorithms are accepted, so `alg: none` or an HMAC made with the client secret never passes.
+ * What latchkey checks of an id_token beyond oauth4webapi's claim validation (iss, aud, exp,
+ * nonce, azp): the signature, with `jose`, against the provider's JWKS (./jwks.ts), with
+ * asymmetric algorithms only, so an HMAC made with the client secret never passes unless the
+ * provider's record declares one; an `iat` no further in the future than the clock tolerance; and
+ * the rule for unsigned (`alg: none`) id_tokens, refused unless the client registered for them.
  */
-import { createRemoteJWKSet, customFetch, jwtVerify, type JWTVerifyGetKey } from "jose"
+import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose"
 import type * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import { providerFetch, type HttpOptions } from "./http.js"
+import { isLoopbackHttp, type HttpOptions } from "./http.js"
+import { asymmetricAlgorithms, providerKeys } from "./jwks.js"
 
-const MAX_CACHED_KEY_SETS = 100
-const keySets = new WeakMap<typeof fetch, Map<string, JWTVerifyGetKey>>()
+/**
+ * The clock skew allowed between latchkey and a provider, in seconds: oauth4webapi's default for
+ * `exp` and `nbf`, used here for the signature check's claims and for `iat`.
+ */
+export const CLOCK_TOLERANCE = 30
 
-function keySetFor(uri: string, options: HttpOptions, provider: string): JWTVerifyGetKey {
-  const base = options.fetch ?? fetch
-  let cache = keySets.get(base)
-  if (cache === undefined) keySets.set(base, (cache = new Map()))
-  let keySet = cache.get(uri)
-  if (keySet === undefined) {
-    const fetchKeys = providerFetch(options, provider)
-    keySet = createRemoteJWKSet(new URL(uri), { [customFetch]: (url, init) => fetchKeys(url, init) })
-    cache.set(uri, keySet)
-    if (cache.size > MAX_CACHED_KEY_SETS) cache.delete(cache.keys().next().value!)
-  }
-  return keySet
-}
-
-const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/
 const HMAC = /^HS(256|384|512)$/
+
+/**
+ * Where an id_token came from: the token endpoint's own answer (at sign-in or refresh), or a
+ * provider's custom token request, whose transport latchkey cannot vouch for.
+ */
+export type IdTokenSource = "token_endpoint" | "custom_request"
 
 /** The algorithms an id_token may be signed with, for this provider. */
 function allowedAlgorithms(provider: ResolvedOAuthProvider, server: oauth.AuthorizationServer): string[] {
   const configured = provider.client.id_token_signed_response_alg
-  const offered: unknown[] = configured ? [configured] : (server.id_token_signing_alg_values_supported ?? ["RS256"])
-  return offered.filter((alg): alg is string => typeof alg === "string" && ASYMMETRIC.test(alg))
+  return asymmetricAlgorithms(configured ? [configured] : (server.id_token_signing_alg_values_supported ?? ["RS256"]))
+}
+
+function isUnsigned(idToken: string): boolean {
+  try {
+    return decodeProtectedHeader(idToken).alg === "none"
+  } catch {
+    // Not a JWS at all: oauth4webapi and the signature check refuse it with their own messages.
+    return false
+  }
+}
+
+/**
+ * Refuses an unsigned id_token unless all of OpenID Connect Core's conditions hold: the client
+ * registered `id_token_signed_response_alg: "none"` (§2: only on explicit request, and only in a
+ * flow whose authorization endpoint returns no id_token, which is the only flow latchkey runs),
+ * and the token came straight from the token endpoint over TLS (§3.1.3.7: TLS server validation
+ * then stands in for the signature). Plain http to a loopback host counts as TLS here because it
+ * is the one non-TLS transport the flow already allows for every provider request (./http.ts):
+ * the token never leaves the machine.
+ */
+function checkUnsigned(provider: ResolvedOAuthProvider, server: oauth.AuthorizationServer, source: IdTokenSource): void {
+  if (provider.client.id_token_signed_response_alg !== "none") {
+    throw new OAuthProtocolError(
+      provider.id,
+      'the id_token is unsigned (alg "none") and is refused: nothing proves the provider issued it. ' +
+        'Only a client registered with id_token_signed_response_alg "none" accepts one, from its token endpoint over TLS.'
+    )
+  }
+  if (source !== "token_endpoint") {
+    throw new OAuthProtocolError(provider.id, 'the id_token is unsigned (alg "none") and did not come from the token endpoint itself, so nothing vouches for it.')
+  }
+  const endpoint = server.token_endpoint
+  if (endpoint === undefined || !(new URL(endpoint).protocol === "https:" || isLoopbackHttp(endpoint))) {
+    throw new OAuthProtocolError(provider.id, 'the id_token is unsigned (alg "none") and the token endpoint is not reached over TLS, so nothing vouches for it.')
+  }
+}
+
+/**
+ * Checks, before oauth4webapi reads the token response, that an unsigned id_token in it is allowed
+ * ({@link checkUnsigned}); oauth4webapi's own refusal would not say what was refused or why.
+ */
+export async function checkIdTokenAlgorithm(
+  provider: ResolvedOAuthProvider,
+  server: oauth.AuthorizationServer,
+  response: Response,
+  source: IdTokenSource
+): Promise<void> {
+  const body = (await response.clone().json().catch(() => undefined)) as { id_token?: unknown } | undefined
+  if (typeof body?.id_token === "string" && isUnsigned(body.id_token)) checkUnsigned(provider, server, source)
+}
+
+/** Refuses an id_token issued further in the future than the clock tolerance allows. */
+function checkIssuedAt(provider: ResolvedOAuthProvider, payload: JWTPayload): void {
+  const now = Math.floor(Date.now() / 1000)
+  if (typeof payload.iat === "number" && payload.iat > now + CLOCK_TOLERANCE) {
+    throw new OAuthProtocolError(
+      provider.id,
+      `the id_token's iat lies ${payload.iat - now} s in the future, beyond the ${CLOCK_TOLERANCE} s clock tolerance: the provider's clock is wrong, or the token was minted ahead of its use.`
+    )
+  }
 }
 
 /**
@@ -47,19 +102,23 @@ function declaredHmac(provider: ResolvedOAuthProvider): string | undefined {
   return typeof configured === "string" && HMAC.test(configured) ? configured : undefined
 }
 
-/** Verifies the id_token's signature against the provider's JWKS. */
-export async function verifyIdTokenSignature(
+/** The id_token's payload once its signature verifies (or, unsigned, once it is allowed). */
+async function verifiedPayload(
   provider: ResolvedOAuthProvider,
   server: oauth.AuthorizationServer,
   idToken: string,
-  options: HttpOptions
-): Promise<void> {
+  options: HttpOptions,
+  source: IdTokenSource
+): Promise<JWTPayload> {
+  if (isUnsigned(idToken)) {
+    checkUnsigned(provider, server, source)
+    return decodeJwt(idToken)
+  }
   const hmac = declaredHmac(provider)
   if (hmac !== undefined) {
     if (!provider.clientSecret) throw new OAuthProtocolError(provider.id, `${hmac} id_tokens need the client secret.`)
     try {
-      await jwtVerify(idToken, new TextEncoder().encode(provider.clientSecret), { algorithms: [hmac], clockTolerance: 30 })
-      return
+      return (await jwtVerify(idToken, new TextEncoder().encode(provider.clientSecret), { algorithms: [hmac], clockTolerance: CLOCK_TOLERANCE })).payload
     } catch (cause) {
       throw new OAuthProtocolError(provider.id, "the id_token signature does not verify with the client secret.", { cause })
     }
@@ -69,8 +128,22 @@ export async function verifyIdTokenSignature(
   if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the provider offers no asymmetric id_token signing algorithm.")
   try {
     // Claims were already validated by oauth4webapi with its clock tolerance; allow the same here.
-    await jwtVerify(idToken, keySetFor(server.jwks_uri, options, provider.id), { algorithms, clockTolerance: 30 })
+    return (await jwtVerify(idToken, providerKeys(server.jwks_uri, options, provider.id), { algorithms, clockTolerance: CLOCK_TOLERANCE })).payload
   } catch (cause) {
     throw new OAuthProtocolError(provider.id, "the id_token signature does not verify against the provider's published keys.", { cause })
   }
+}
+
+/**
+ * Verifies what oauth4webapi leaves to the client: the id_token's signature against the
+ * provider's JWKS (or its declared HMAC), the unsigned-token rule, and an `iat` not in the future.
+ */
+export async function verifyIdToken(
+  provider: ResolvedOAuthProvider,
+  server: oauth.AuthorizationServer,
+  idToken: string,
+  options: HttpOptions,
+  source: IdTokenSource
+): Promise<void> {
+  checkIssuedAt(provider, await verifiedPayload(provider, server, idToken, options, source))
 }

@@ -4,6 +4,7 @@
  * from the userinfo endpoint with its `sub` checked against the id_token's (`idToken: false`), or
  * from a GET to the userinfo endpoint (OAuth 2.0).
  */
+import { jwtVerify } from "jose"
 import * as oauth from "oauth4webapi"
 import { OAuthProfileError, OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
@@ -11,6 +12,8 @@ import type { Account, Profile, TokenSet, User } from "../types.js"
 import type { FlowContext } from "./context.js"
 import { profileFetch } from "./fetch-json.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
+import { CLOCK_TOLERANCE } from "./id-token.js"
+import { asymmetricAlgorithms, providerKeys } from "./jwks.js"
 import { translateError } from "./translate-error.js"
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -29,11 +32,37 @@ function firstSignInUser(params: URLSearchParams): Record<string, unknown> | und
   }
 }
 
+function isSignedUserinfo(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/jwt"
+}
+
+/**
+ * A signed userinfo response (OpenID Connect Core §5.3.2) is worth its claims only once its
+ * signature verifies (§5.3.4): oauth4webapi checks its algorithm and claims, not its signature.
+ * It is verified against the provider's JWKS with the algorithm the client registered
+ * (`userinfo_signed_response_alg`), else one the provider advertises, asymmetric only.
+ */
+async function verifySignedUserinfo(context: FlowContext, jwt: string, options: HttpOptions): Promise<void> {
+  const { provider, server } = context
+  const configured = provider.client.userinfo_signed_response_alg
+  const algorithms = asymmetricAlgorithms(configured ? [configured] : (server.userinfo_signing_alg_values_supported ?? []))
+  if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the userinfo response is signed, and no asymmetric algorithm is registered or advertised to verify it with.")
+  if (server.jwks_uri === undefined) throw new OAuthProtocolError(provider.id, "the userinfo response is signed, and the provider publishes no jwks_uri to verify it with.")
+  try {
+    await jwtVerify(jwt, providerKeys(server.jwks_uri, options, provider.id), { algorithms, clockTolerance: CLOCK_TOLERANCE })
+  } catch (cause) {
+    throw new OAuthProtocolError(provider.id, "the signed userinfo response does not verify against the provider's published keys.", { cause })
+  }
+}
+
 async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: string, options: HttpOptions): Promise<Profile> {
   const { provider, server, client } = context
   try {
     const response = await oauth.userInfoRequest(server, client, tokens.access_token ?? "", requestOptions(server.userinfo_endpoint, options, provider.id))
-    return (await oauth.processUserInfoResponse(server, client, subject, response)) as Profile
+    const signed = response.ok && isSignedUserinfo(response) ? await response.clone().text() : undefined
+    const profile = (await oauth.processUserInfoResponse(server, client, subject, response)) as Profile
+    if (signed !== undefined) await verifySignedUserinfo(context, signed, options)
+    return profile
   } catch (error) {
     throw translateError(provider.id, error, "userinfo")
   }

@@ -1,4 +1,4 @@
-import { OAuthAccountNotLinkedError } from "../errors.js"
+import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "./adapter.js"
 
@@ -56,7 +56,8 @@ export interface ResolveSignInResult {
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases.
+ * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases; {@link index!AdapterError}
+ * when linking the account fails in the adapter.
  *
  * @example
  * ```ts
@@ -67,7 +68,8 @@ export interface ResolveSignInResult {
  */
 export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParams): Promise<ResolveSignInResult> {
   const { account, provider, currentUserId } = params
-  const known = await adapter.getUserByAccount(account)
+  // Only the account's identity: the adapter has no use for its tokens here.
+  const known = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (known) {
     if (currentUserId && known.id !== currentUserId) {
       throw new OAuthAccountNotLinkedError(provider.id, "this account is already linked to another user.")
@@ -92,7 +94,16 @@ export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParam
   return { user: created, account: await link(adapter, account, created.id), isNewUser: true, isNewAccount: true }
 }
 
+/**
+ * Links the account. linkAccount is handed the account's tokens, and a database error may quote
+ * what it was handed; such an error reaches the app's logger, so it is wrapped in an
+ * AdapterError, which keeps only its name and code.
+ */
 async function link(adapter: Adapter, account: Account, userId: string): Promise<AdapterAccount> {
   const linked: AdapterAccount = { ...account, userId }
-  return (await adapter.linkAccount(linked)) || linked
+  try {
+    return (await adapter.linkAccount(linked)) || linked
+  } catch (failure) {
+    throw new AdapterError("linkAccount", failure)
+  }
 }

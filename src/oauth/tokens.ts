@@ -10,7 +10,7 @@ import type { TokenSet } from "../types.js"
 import { clientAuthFor, clientFor, resolvedProvider, type FlowProvider } from "./context.js"
 import { authorizationServer } from "./discovery.js"
 import { requestOptions, type HttpOptions } from "./http.js"
-import { verifyIdTokenSignature } from "./id-token.js"
+import { checkIdTokenAlgorithm, verifyIdToken } from "./id-token.js"
 import { normalizeTokenResponse } from "./token-response.js"
 import { translateError } from "./translate-error.js"
 
@@ -59,8 +59,9 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
         additionalParameters: clientIdParameter(resolved),
       })
     )
+    await checkIdTokenAlgorithm(resolved, server, response, "token_endpoint")
     const result = await oauth.processRefreshTokenResponse(server, client, response)
-    if (result.id_token && resolved.type === "oidc") await verifyIdTokenSignature(resolved, server, result.id_token, options)
+    if (result.id_token && resolved.type === "oidc") await verifyIdToken(resolved, server, result.id_token, options, "token_endpoint")
     const tokens: TokenSet = { ...result, refresh_token: result.refresh_token ?? refreshToken }
     if (typeof result.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + result.expires_in
     return tokens

@@ -2,7 +2,8 @@
  * oauth4webapi reports failures with its own classes; latchkey callers switch on latchkey codes.
  * This maps each kind once: an error response at the callback, an error body from the token
  * endpoint, a failed protocol check, a transport failure. Messages keep their meaning, never the
- * tokens: oauth4webapi's validation details stay on `cause`.
+ * tokens. oauth4webapi's error is passed as `cause`, where LatchkeyError keeps only its name, code
+ * and message: its own cause holds the callback parameters or the token response.
  */
 import * as oauth from "oauth4webapi"
 import {

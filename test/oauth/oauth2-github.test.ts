@@ -65,6 +65,7 @@ describe("GitHub sign-in against a GitHub-like server", () => {
   it("sends a User-Agent and GitHub's API headers on every API call", async () => {
     const { server, provider } = await github({ user: PRIVATE_USER })
     await signIn(provider, "github")
+    expect(server.apiRequests.map((request) => request.path)).toEqual(["/api/v3/user", "/api/v3/user/emails"])
     for (const { headers } of server.apiRequests) {
       expect(headers["user-agent"]).toBe("latchkey")
       expect(headers.accept).toBe("application/vnd.github+json")
@@ -130,12 +131,14 @@ describe("GitHub sign-in against a GitHub-like server", () => {
       expect(await rejection(finish(provider, callback))).toMatchObject({ code: "ERR_OAUTH_PROFILE", status: 404 })
     })
 
-    it("a profile callback that throws, keeping the cause", async () => {
+    it("a profile callback that throws, keeping a summary of the cause (never the foreign error itself)", async () => {
       const { server } = await github()
       const failure = new Error("mapping failed")
       const provider = GitHub({ clientId: "gh-client", clientSecret: "gh-secret", enterprise: { baseUrl: server.baseUrl }, profile: () => { throw failure } })
       const { callback } = await reachCallback(provider, "github")
-      expect(await rejection(finish(provider, callback))).toMatchObject({ code: "ERR_OAUTH_PROFILE", cause: failure })
+      const error = await rejection(finish(provider, callback))
+      expect(error).toMatchObject({ code: "ERR_OAUTH_PROFILE" })
+      expect(error.cause).toStrictEqual({ name: "Error", message: "mapping failed" })
     })
 
     it("refreshing or revoking, which a GitHub OAuth app cannot do", async () => {
