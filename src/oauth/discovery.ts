@@ -128,7 +128,9 @@ function configuredServer(provider: ResolvedOAuthProvider): oauth.AuthorizationS
     // Used only to compare an RFC 9207 `iss` the provider sends; a provider that declares none
     // and sends one anyway fails that comparison rather than being trusted blindly.
     issuer: provider.quirks.issParameter ?? `urn:latchkey:provider:${provider.id}`,
-    ...(provider.quirks.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
+    // A provider that may stop sending `iss` (GitHub has rolled it back before) has it compared
+    // when present, not required.
+    ...(provider.quirks.issParameter && !provider.quirks.issParameterOptional ? { authorization_response_iss_parameter_supported: true } : {}),
     ...configuredEndpoints(provider),
   }
 }

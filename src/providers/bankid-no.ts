@@ -53,16 +53,26 @@ export interface BankIDNorwayUserConfig extends OIDCUserConfig<BankIDNorwayProfi
   environment?: "production" | "test"
 }
 
+/** The `userinfo_endpoint` of the issuer's discovery document. */
+async function discoveredUserinfo(issuer: string, fetch: typeof globalThis.fetch): Promise<string> {
+  const response = await fetch(`${issuer}/.well-known/openid-configuration`, { headers: { accept: "application/json" } })
+  const document: unknown = response.ok ? await response.json() : undefined
+  const endpoint = typeof document === "object" && document !== null && "userinfo_endpoint" in document ? document.userinfo_endpoint : undefined
+  if (typeof endpoint !== "string") throw new Error(`BankID discovery named no userinfo_endpoint (HTTP ${response.status}).`)
+  return endpoint
+}
+
 /**
  * Sign in with BankID Norway (the BankID OIDC Provider, OpenID Connect).
  *
  * Setup: get a BankID OIDC client through a BankID reseller, with the redirect URI
  * `<base>/callback/bankid-no`; set `AUTH_BANKID_NO_ID` and `AUTH_BANKID_NO_SECRET`. Pass
  * `environment: "test"` with credentials for the "current" test environment. Through a broker
- * such as Criipto or Signicat instead, pass its `issuer` and `userinfo: { url }`.
+ * such as Criipto or Signicat instead, pass its `issuer`.
  *
- * Quirks, handled for you: the profile comes from the userinfo endpoint, whose `sub` is checked
- * against the id_token's. That endpoint is documented to answer with a signed JWT issued by
+ * Quirks, handled for you: the profile comes from the userinfo endpoint that discovery names
+ * (a `userinfo: { url }` still overrides it), whose `sub` is checked against the id_token's. That
+ * endpoint is documented to answer with a signed JWT issued by
  * itself rather than the OIDC issuer, so its payload is read directly (a JSON answer works too);
  * its signature is not checked, as it comes straight from BankID over TLS. BankID has no profile pictures, so `image` is `null`,
  * and `email` needs the `email` scope and the user's consent.
@@ -87,10 +97,13 @@ export default function BankIDNorway(options: BankIDNorwayUserConfig = {}): OIDC
       issuer: `https://auth.${env}bankid.no/auth/realms/${env ? "current" : "prod"}`,
       idToken: false,
       authorization: { params: { scope: "openid profile" } },
+      // The userinfo endpoint is the one the openid-configuration names, not a fixed host:
+      // https://developer.bankid.no/bankid-oidc-provider/ and its discovery document
+      // (https://confluence.bankidnorge.no/confluence/plugins/viewsource/viewpagesrc.action?pageId=95103508).
       userinfo: {
-        url: `https://userinfo.${env}bankid.no/userinfo`,
         async request({ provider, tokens, fetch }) {
-          const response = await fetch(provider.userinfo.url!, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+          const url = provider.userinfo.url ?? (await discoveredUserinfo(provider.issuer!, fetch))
+          const response = await fetch(url, { headers: { authorization: `Bearer ${tokens.access_token}` } })
           if (!response.ok) throw new Error(`BankID userinfo failed with HTTP ${response.status}.`)
           const body = (await response.text()).trim()
           return JSON.parse(body.startsWith("{") ? body : new TextDecoder().decode(decodeBase64url(body.split(".")[1]!)))

@@ -40,7 +40,9 @@ export interface FronteggProfile {
  * to the environment's login URL (`https://<subdomain>.frontegg.com`, or your custom domain). A trailing
  * slash is trimmed, so it never breaks discovery.
  *
- * Frontegg puts the avatar in `profilePictureUrl`, which is used when `picture` is absent.
+ * Frontegg serves its discovery document under `/oauth` (`<issuer>/oauth/.well-known/openid-configuration`),
+ * not at the issuer's root, so that is where it is read. Frontegg puts the avatar in
+ * `profilePictureUrl`, which is used when `picture` is absent.
  *
  * Exported from `latchkey/providers/frontegg` and `latchkey/providers`.
  * Docs: https://developers.frontegg.com/guides/management/frontegg-idp/via-oidc
@@ -58,6 +60,9 @@ export default function Frontegg(options?: OIDCUserConfig<FronteggProfile>): OID
       name: "Frontegg",
       type: "oidc",
       authorization: { params: { scope: "openid profile email" } },
+      // Frontegg's OIDC guide lists its endpoints under /oauth; the root path is not confirmed:
+      // https://developers.frontegg.com/guides/management/frontegg-idp/via-oidc
+      wellKnown: "{issuer}/oauth/.well-known/openid-configuration",
       quirks: { instanceIssuer: true },
       capabilities: { refresh: true, revocation: true },
       docs: "https://developers.frontegg.com/guides/management/frontegg-idp/via-oidc",

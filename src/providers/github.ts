@@ -1,5 +1,6 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
+import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 
 /**
  * The user object of `GET /user` (REST API 2022-11-28).
@@ -80,7 +81,9 @@ const API_HEADERS = { accept: "application/vnd.github+json", "x-github-api-versi
  * `<base>/callback/github`; set `AUTH_GITHUB_ID` and `AUTH_GITHUB_SECRET`.
  *
  * Quirks, handled for you: GitHub appends the RFC 9207 `iss` parameter
- * (`https://github.com/login/oauth`), which is validated; when the user keeps their email private,
+ * (`https://github.com/login/oauth`), which is compared when present but not required (GitHub
+ * rolled it out, back and out again in 2026, and GHES's metadata is wrong, so a rollback must not
+ * break every sign-in; a wrong `iss` is still refused); when the user keeps their email private,
  * `/user/emails` is asked for the primary verified address; every API call sends a `User-Agent`.
  * OAuth-app tokens do not expire and cannot be refreshed, so refresh is flagged off.
  *
@@ -96,7 +99,7 @@ const API_HEADERS = { accept: "application/vnd.github+json", "x-github-api-versi
  */
 export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitHubProfile> {
   const { enterprise, ...userOptions } = options
-  const web = enterprise?.baseUrl?.replace(/\/+$/, "") ?? "https://github.com"
+  const web = enterprise?.baseUrl === undefined ? "https://github.com" : trimTrailingSlashes(enterprise.baseUrl)
   const api = enterprise?.baseUrl ? `${web}/api/v3` : "https://api.github.com"
   return oauthProvider(
     {
@@ -120,7 +123,8 @@ export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitH
           return profile
         },
       },
-      quirks: { issParameter: `${web}/login/oauth` },
+      // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps#2-users-are-redirected-back-to-your-site-by-github
+      quirks: { issParameter: `${web}/login/oauth`, issParameterOptional: true },
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps",
       style: { brandColor: "#181717" },

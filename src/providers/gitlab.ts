@@ -35,7 +35,8 @@ export interface GitLabProfile {
  * Setup: create an application under User Settings → Applications (or an instance-wide one in the
  * Admin area) with the redirect URI `<base>/callback/gitlab` and the `openid`, `profile` and
  * `email` scopes; set `AUTH_GITLAB_ID` and `AUTH_GITLAB_SECRET`. For a self-managed instance also
- * set `issuer` (or `AUTH_GITLAB_ISSUER`) to its URL; a trailing slash is trimmed.
+ * set `baseUrl` (Auth.js's spelling), `issuer` or `AUTH_GITLAB_ISSUER` to its URL; a trailing slash
+ * is trimmed. The instance is its own issuer, so both names mean the same thing.
  *
  * Exported from `latchkey/providers/gitlab` and `latchkey/providers`.
  * Docs: https://docs.gitlab.com/integration/openid_connect_provider/
@@ -43,10 +44,11 @@ export interface GitLabProfile {
  * @example
  * ```ts
  * import GitLab from "latchkey/providers/gitlab"
- * const selfManaged = GitLab({ issuer: "https://gitlab.acme.dev" })
+ * const selfManaged = GitLab({ baseUrl: "https://gitlab.acme.dev" })
  * ```
  */
-export default function GitLab(options?: OIDCUserConfig<GitLabProfile>): OIDCConfig<GitLabProfile> {
+export default function GitLab(options: OIDCUserConfig<GitLabProfile> = {}): OIDCConfig<GitLabProfile> {
+  const { baseUrl, ...userOptions } = options
   return oidcProvider(
     {
       id: "gitlab",
@@ -65,6 +67,6 @@ export default function GitLab(options?: OIDCUserConfig<GitLabProfile>): OIDCCon
         image: profile.picture ?? null,
       }),
     },
-    options
+    { ...userOptions, issuer: userOptions.issuer ?? baseUrl }
   )
 }

@@ -38,8 +38,9 @@ export interface KakaoProfile {
  * items (nickname, profile image, email) and turn on the client secret under "Security"; set
  * `AUTH_KAKAO_ID` (the REST API key) and `AUTH_KAKAO_SECRET`.
  *
- * Quirks, handled for you: Kakao wants the client secret in the token request body; the name is
- * the id_token's `nickname` claim. The email address needs the `account_email` consent item, which
+ * Quirks, handled for you: Kakao wants the client secret in the token request body; Kakao does
+ * not document PKCE, so `state` and `nonce` (which it documents) protect the flow as well; the name
+ * is the id_token's `nickname` claim. The email address needs the `account_email` consent item, which
  * Kakao grants only to business-verified ("Biz") apps; without it, drop it:
  * `authorization: { params: { scope: "openid profile_nickname profile_image" } }`.
  *
@@ -60,6 +61,9 @@ export default function Kakao(options?: OIDCUserConfig<KakaoProfile>): OIDCConfi
       type: "oidc",
       issuer: "https://kauth.kakao.com",
       authorization: { params: { scope: "openid account_email profile_nickname profile_image" } },
+      // PKCE is not in Kakao's docs, so the documented state and nonce parameters are sent too:
+      // https://developers.kakao.com/docs/latest/en/kakaologin/rest-api#request-code
+      checks: ["pkce", "state", "nonce"],
       client: { token_endpoint_auth_method: "client_secret_post" },
       quirks: { scopeGatedEmail: "account_email" },
       capabilities: { refresh: true, revocation: false },

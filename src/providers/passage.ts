@@ -29,6 +29,9 @@ export interface PassageProfile {
 /**
  * Sign in with Passage by 1Password (OpenID Connect), through a Passage hosted-login app.
  *
+ * @deprecated 1Password retired Passage on 2026-01-16; its hosted login no longer signs anyone in.
+ * Move to another provider. The id stays so existing configurations still compile.
+ *
  * Setup: create a hosted-login app in the Passage Console and add `<base>/callback/passage` to
  * its redirect URIs; from its OIDC settings, set `AUTH_PASSAGE_ID`, `AUTH_PASSAGE_SECRET` and
  * `AUTH_PASSAGE_ISSUER`, the issuer that the app's OpenID configuration names. A trailing slash is
@@ -56,6 +59,9 @@ export default function Passage(options?: OIDCUserConfig<PassageProfile>): OIDCC
       quirks: { instanceIssuer: true },
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.passage.id/hosted-login/oidc-client-configuration",
+      // Retired on 2026-01-16, as reported at https://apis.io/providers/passage-1password/ and
+      // https://www.authsignal.com/blog/articles/how-to-migrate-from-passage-to-authsignal
+      deprecated: "1Password retired Passage on 2026-01-16.",
       style: { brandColor: "#145FE4" },
     },
     options

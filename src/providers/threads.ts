@@ -2,7 +2,7 @@ import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
 
 /**
- * The Threads user of `GET graph.threads.net/v1.0/me` with the fields below.
+ * The Threads user of `GET graph.threads.com/v1.0/me` with the fields below.
  *
  * @example
  * ```ts
@@ -53,9 +53,12 @@ export default function Threads(options?: OAuthUserConfig<ThreadsProfile>): OAut
       name: "Threads",
       type: "oauth",
       authorization: { url: "https://threads.com/oauth/authorize", params: { scope: "threads_basic" } },
-      token: "https://graph.threads.net/oauth/access_token",
+      // The current docs name graph.threads.com (graph.threads.net still answers):
+      // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
+      // https://developers.facebook.com/docs/threads/reference
+      token: "https://graph.threads.com/oauth/access_token",
       client: { token_endpoint_auth_method: "client_secret_post" },
-      userinfo: { url: "https://graph.threads.net/v1.0/me", params: { fields: "id,username,name,threads_profile_picture_url" } },
+      userinfo: { url: "https://graph.threads.com/v1.0/me", params: { fields: "id,username,name,threads_profile_picture_url" } },
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions",

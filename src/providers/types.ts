@@ -331,6 +331,11 @@ export interface ProviderQuirks {
    * without a discovery document to announce it.
    */
   issParameter?: string
+  /**
+   * With `issParameter`: compare the `iss` when the callback carries one, but do not require it.
+   * For a provider that has rolled the parameter out and back (GitHub).
+   */
+  issParameterOptional?: boolean
   /** The callback arrives as a form POST (`response_mode=form_post`). */
   formPost?: boolean
   /** The user's name is sent once, on the first sign-in, as a JSON `user` form field (Apple). */
@@ -384,7 +389,10 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   authorization?: AuthorizationEndpointConfig
   token?: TokenEndpointConfig
   userinfo?: UserinfoEndpointConfig
-  /** The discovery document URL, when it is not `<issuer>/.well-known/openid-configuration`. */
+  /**
+   * The discovery document URL, when it is not `<issuer>/.well-known/openid-configuration`;
+   * `{issuer}` in it stands for the issuer. Given without an issuer, the issuer is read back from it.
+   */
   wellKnown?: string
   /** The authorization server's issuer identifier; with it, endpoints come from discovery. */
   issuer?: string
@@ -420,6 +428,11 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   capabilities?: ProviderCapabilities
   /** The provider's own documentation for this integration. */
   docs?: string
+  /**
+   * Set on a built-in whose service is retired: why, and since when. The id stays so configs still
+   * compile; the docs table marks the provider.
+   */
+  deprecated?: string
   /** What the user passed to the factory; merged over the defaults by `resolveProviders`. */
   options?: OAuthUserConfig<P>
 }

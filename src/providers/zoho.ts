@@ -1,5 +1,6 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
+import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 
 /**
  * The claims of a Zoho id_token for the `openid email profile` scopes.
@@ -81,7 +82,7 @@ export default function Zoho(options: ZohoUserConfig = {}): OIDCConfig<ZohoProfi
       id: "zoho",
       name: "Zoho",
       type: "oidc",
-      issuer: accountsServer.replace(/\/+$/, ""),
+      issuer: trimTrailingSlashes(accountsServer),
       authorization: { params: { scope: "openid email profile" } },
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },

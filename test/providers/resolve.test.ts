@@ -4,7 +4,10 @@ import { envName, resolveProvider, resolveProviders } from "../../src/providers/
 import Resend from "../../src/providers/email/resend.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
+import Frontegg from "../../src/providers/frontegg.js"
 import Keycloak from "../../src/providers/keycloak.js"
+import Mattermost from "../../src/providers/mattermost.js"
+import Shikimori from "../../src/providers/shikimori.js"
 import type { OAuthConfig, ResolvedOAuthProvider } from "../../src/providers/types.js"
 
 const app = { baseUrl: "https://app.example.com", env: {} }
@@ -251,6 +254,77 @@ describe("resolveProviders", () => {
       const formPost = oauth(custom({ quirks: { formPost: true } }))
       expect(formPost.authorization.params.response_mode).toBe("form_post")
       expect(oauth(Keycloak({ clientId: "id", issuer: "https://sso.acme.dev/realms/x//" })).issuer).toBe("https://sso.acme.dev/realms/x")
+    })
+
+    it("names the user by nickname, then preferred_username, when there is no name (as Auth.js does)", async () => {
+      const { profile } = oauth(custom())
+      expect(await profile({ sub: "s1", nickname: "ada", preferred_username: "ada.l" }, {})).toMatchObject({ name: "ada" })
+      expect(await profile({ sub: "s1", preferred_username: "ada.l" }, {})).toMatchObject({ name: "ada.l" })
+    })
+  })
+
+  describe("hand-written configurations (issue 13)", () => {
+    const corp = (overrides: Record<string, unknown> = {}) =>
+      ({ id: "corp", name: "Corp", type: "oidc", issuer: "https://login.corp.dev", ...creds, ...overrides }) as unknown as OAuthConfig
+
+    it("asks an OpenID Connect provider that names no scope for openid profile email", () => {
+      expect(oauth(corp()).authorization.params.scope).toBe("openid profile email")
+      expect(oauth(corp({ authorization: { params: { scope: "openid email" } } })).authorization.params.scope).toBe("openid email")
+    })
+
+    it("asks a hand-written OAuth 2.0 provider with its own authorization endpoint for openid profile email, as Auth.js does", () => {
+      expect(oauth(custom({ authorization: "https://auth.acme.dev/authorize" })).authorization.params.scope).toBe("openid profile email")
+      expect(oauth(custom()).authorization.params.scope).toBe("read")
+    })
+
+    it("sends no scope for a bare OAuth 2.0 issuer, nor for a built-in that deliberately names none", () => {
+      const bare = { id: "acme", name: "Acme", type: "oauth", issuer: "https://auth.acme.dev", clientId: "id" } as OAuthConfig
+      expect(oauth(bare).authorization.params.scope).toBeUndefined()
+      expect(oauth(Shikimori(creds)).authorization.params.scope).toBeUndefined()
+    })
+
+    it("names a provider by its id when the configuration gives no name", () => {
+      expect(oauth(corp({ name: undefined })).name).toBe("corp")
+    })
+
+    it("reads the issuer back from a wellKnown URL given alone (Auth.js v4 style)", () => {
+      const resolved = oauth(corp({ issuer: undefined, wellKnown: "https://login.corp.dev/tenant/.well-known/openid-configuration" }))
+      expect(resolved.issuer).toBe("https://login.corp.dev/tenant")
+      const error = invalid(() => oauth(corp({ issuer: undefined, wellKnown: "https://login.corp.dev/discovery.json" })))
+      expect(error).toMatchObject({ code: "ERR_INVALID_PROVIDER", field: "issuer" })
+    })
+
+    it("refuses top-level fields from Auth.js v3/v4 and says where they go", () => {
+      const scope = invalid(() => oauth(corp({ scope: "openid email" })))
+      expect(scope).toMatchObject({ code: "ERR_INVALID_PROVIDER", provider: "corp", field: "scope" })
+      expect(scope.message).toContain("authorization.params.scope")
+      expect(invalid(() => oauth(custom({ accessTokenUrl: "https://auth.acme.dev/token" } as never))).field).toBe("accessTokenUrl")
+      expect(invalid(() => oauth(GitHub({ ...creds, scope: "repo" } as never))).field).toBe("scope")
+    })
+
+    it('refuses idToken: true on an OAuth 2.0 provider, pointing at type: "oidc"', () => {
+      expect(invalid(() => oauth(custom({ idToken: true } as never)))).toMatchObject({ field: "idToken" })
+    })
+
+    it("takes Auth.js's issuer as the instance URL of a self-hosted OAuth 2.0 provider", () => {
+      const resolved = oauth(Mattermost({ ...creds, issuer: "https://chat.acme.dev/" }))
+      expect(resolved.authorization.url).toBe("https://chat.acme.dev/oauth/authorize")
+      expect(resolved.issuer).toBeUndefined()
+    })
+
+    it("refuses a baseUrl on a provider that has no instance to point at", () => {
+      expect(invalid(() => oauth(Google({ ...creds, baseUrl: "https://accounts.acme.dev" })))).toMatchObject({ field: "baseUrl" })
+    })
+
+    it("fills {issuer} in a record's wellKnown (Frontegg's discovery lives under /oauth)", () => {
+      const resolved = oauth(Frontegg({ ...creds, issuer: "https://acme.frontegg.com/" }))
+      expect(resolved.wellKnown).toBe("https://acme.frontegg.com/oauth/.well-known/openid-configuration")
+      expect(invalid(() => oauth(Frontegg(creds)))).toMatchObject({ field: "issuer" })
+    })
+
+    it("points Shikimori at shikimori.io, or at the host it is given", () => {
+      expect(oauth(Shikimori(creds)).token.url).toBe("https://shikimori.io/oauth/token")
+      expect(oauth(Shikimori({ ...creds, baseUrl: "https://shikimori.one/" })).userinfo.url).toBe("https://shikimori.one/api/users/whoami")
     })
   })
 })

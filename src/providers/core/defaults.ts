@@ -8,8 +8,8 @@ function stringOrNull(value: unknown): string | null {
 }
 
 /**
- * The standard claims to a `User`: `id` from `sub` (else `id`), `email`, `name`, and `image` from
- * `picture`.
+ * The standard claims to a `User`: `id` from `sub` (else `id`), `email`, `name` (else `nickname`,
+ * else `preferred_username`, as Auth.js falls back), and `image` from `picture`.
  *
  * @example
  * ```ts
@@ -23,7 +23,7 @@ export function defaultProfile(profile: Profile): User {
   return {
     id: id === undefined || id === null ? undefined : String(id),
     email: stringOrNull(profile.email),
-    name: stringOrNull(profile.name),
+    name: stringOrNull(profile.name) ?? stringOrNull(profile.nickname) ?? stringOrNull(profile.preferred_username),
     image: stringOrNull(profile.picture),
   }
 }

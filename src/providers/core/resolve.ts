@@ -6,6 +6,7 @@
  */
 import { InvalidProviderError } from "../../errors.js"
 import { processEnv, readEnv, type EnvRecord } from "../../env.js"
+import { trimTrailingSlashes } from "../../lib/trim-slashes.js"
 import type {
   AppProvider,
   AppProviders,
@@ -20,6 +21,7 @@ import type {
 } from "../types.js"
 import { defaultAccount, defaultProfile } from "./defaults.js"
 import { mergeEndpoint } from "./endpoints.js"
+import { checkFields } from "./fields.js"
 import { mergeDeep } from "./merge.js"
 
 /**
@@ -45,6 +47,19 @@ export interface ResolveProvidersOptions {
 
 const KNOWN_CHECKS: readonly OIDCCheck[] = ["none", "state", "pkce", "nonce"]
 const ENDPOINTS = ["authorization", "token", "userinfo"] as const
+
+/**
+ * The scope a configuration that names none asks for, as Auth.js does: every OpenID Connect
+ * provider, and an OAuth 2.0 provider written by hand with its own authorization endpoint. A
+ * built-in record states its scope, or deliberately none.
+ */
+const DEFAULT_SCOPE = "openid profile email"
+
+/** The discovery suffixes an issuer can be read back from, when only `wellKnown` is given. */
+const WELL_KNOWN_SUFFIXES = ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]
+
+/** In a record's `wellKnown`, the issuer, for a provider whose discovery is not at the standard path (Frontegg). */
+const ISSUER = "{issuer}"
 
 /**
  * `AUTH_<ID>_<SUFFIX>`, with the id upper-cased and `-` turned into `_`.
@@ -141,14 +156,42 @@ function checkEndpoints(provider: ResolvedOAuthProvider): void {
 
 const BASE_URL = "{baseUrl}"
 
-/** Fills `{baseUrl}` in endpoint URLs with the instance URL of a self-hosted OAuth 2.0 provider. */
-function fillBaseUrl(config: OAuthConfig, env: EnvRecord): OAuthConfig {
-  const templated = ENDPOINTS.some((endpoint) => {
+/** Whether an endpoint URL has the `{baseUrl}` placeholder of a self-hosted OAuth 2.0 provider. */
+function isTemplated(config: OAuthConfig): boolean {
+  return ENDPOINTS.some((endpoint) => {
     const value = config[endpoint]
     return (typeof value === "string" ? value : value?.url)?.includes(BASE_URL)
   })
-  if (!templated) return config
-  const baseUrl = (config.baseUrl ?? readEnv(envName(config.id, "ISSUER"), env))?.replace(/\/+$/, "")
+}
+
+/**
+ * Settles which field names a self-hosted instance. A templated provider takes Auth.js's spelling,
+ * `issuer`, as its `baseUrl` (Mattermost, Nextcloud, Mastodon…); any other provider refuses a
+ * `baseUrl`, which it would otherwise ignore and sign users in at its default host.
+ */
+function instanceUrl(config: OAuthConfig): OAuthConfig {
+  if (!isTemplated(config)) {
+    if (config.baseUrl === undefined) return config
+    throw new InvalidProviderError(config.id, "baseUrl", "no instance URL to set; name a self-hosted server by its issuer.")
+  }
+  if (config.baseUrl !== undefined || config.issuer === undefined) return config
+  const { issuer, ...rest } = config
+  return { ...rest, baseUrl: issuer } as OAuthConfig
+}
+
+/** The issuer a discovery URL describes, for a configuration that gives only `wellKnown`. */
+function issuerFromWellKnown(id: string, wellKnown: string): string {
+  const url = wellKnown.replace(/[?#].*$/, "")
+  const suffix = WELL_KNOWN_SUFFIXES.find((candidate) => url.endsWith(candidate))
+  if (suffix === undefined) throw new InvalidProviderError(id, "issuer", "set the issuer this wellKnown URL describes.")
+  return url.slice(0, -suffix.length)
+}
+
+/** Fills `{baseUrl}` in endpoint URLs with the instance URL of a self-hosted OAuth 2.0 provider. */
+function fillBaseUrl(config: OAuthConfig, env: EnvRecord): OAuthConfig {
+  if (!isTemplated(config)) return config
+  const configured = config.baseUrl ?? readEnv(envName(config.id, "ISSUER"), env)
+  const baseUrl = configured === undefined ? undefined : trimTrailingSlashes(configured)
   if (!baseUrl) throw new InvalidProviderError(config.id, "baseUrl", `no instance URL: pass baseUrl, or set ${envName(config.id, "ISSUER")}.`)
   const filled: OAuthConfig = { ...config, baseUrl }
   const revocation = config.capabilities?.revocation
@@ -161,22 +204,25 @@ function fillBaseUrl(config: OAuthConfig, env: EnvRecord): OAuthConfig {
   return filled
 }
 
-function resolveOAuth(unfilled: OAuthConfig, urls: AppUrls, options: ResolveProvidersOptions, env: EnvRecord): ResolvedOAuthProvider {
-  const config = fillBaseUrl(unfilled, env)
+function resolveOAuth(unfilled: OAuthConfig, handWritten: boolean, urls: AppUrls, options: ResolveProvidersOptions, env: EnvRecord): ResolvedOAuthProvider {
+  const config = fillBaseUrl(instanceUrl(unfilled), env)
   const { id } = config
   const quirks = config.quirks ?? {}
   // A templated (self-hosted OAuth 2.0) provider's ISSUER variable is its base URL, not an issuer.
   let issuer = config.issuer ?? (config.baseUrl === undefined ? readEnv(envName(id, "ISSUER"), env) : undefined)
-  if (issuer !== undefined && quirks.instanceIssuer) issuer = issuer.replace(/\/+$/, "")
+  if (issuer !== undefined && quirks.instanceIssuer) issuer = trimTrailingSlashes(issuer)
+  if (issuer === undefined && config.wellKnown !== undefined && !config.wellKnown.includes(ISSUER)) issuer = issuerFromWellKnown(id, config.wellKnown)
+  const wellKnown = issuer === undefined ? config.wellKnown : config.wellKnown?.replace(ISSUER, issuer)
   const authorization = mergeEndpoint<never>(config.authorization, undefined)
   if (quirks.formPost) authorization.params.response_mode ??= "form_post"
+  if (config.type === "oidc" || (handWritten && config.authorization !== undefined)) authorization.params.scope ??= DEFAULT_SCOPE
   const clientId = config.clientId ?? readEnv(envName(id, "ID"), env)
   if (clientId === undefined || clientId === "") {
     throw new InvalidProviderError(id, "clientId", `no client id: pass clientId, or set ${envName(id, "ID")}.`)
   }
   const resolved: ResolvedOAuthProvider = {
     id,
-    name: config.name,
+    name: typeof config.name === "string" && config.name !== "" ? config.name : id,
     type: config.type,
     ...urls,
     authorization,
@@ -195,7 +241,7 @@ function resolveOAuth(unfilled: OAuthConfig, urls: AppUrls, options: ResolveProv
     capabilities: config.capabilities ?? { refresh: true, revocation: issuer !== undefined || config.wellKnown !== undefined },
   }
   const clientSecret = config.clientSecret ?? readEnv(envName(id, "SECRET"), env)
-  const optional = { issuer, baseUrl: config.baseUrl, clientSecret, clientPrivateKey: config.clientPrivateKey, wellKnown: config.wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
+  const optional = { issuer, baseUrl: config.baseUrl, clientSecret, clientPrivateKey: config.clientPrivateKey, wellKnown, jwks_endpoint: config.jwks_endpoint, docs: config.docs }
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(resolved, { [key]: value })
   const redirectProxyUrl = config.redirectProxyUrl ?? options.redirectProxyUrl
   if (redirectProxyUrl !== undefined) resolved.redirectProxyUrl = redirectProxyUrl
@@ -220,19 +266,23 @@ function resolveOther(config: Exclude<ProviderConfig, OAuthConfig>, urls: AppUrl
 type AppUrls = Pick<AppProvider, "signinUrl" | "callbackUrl">
 
 function appUrls(config: ProviderConfig, options: ResolveProvidersOptions): AppUrls {
-  const base = `${options.baseUrl.replace(/\/+$/, "")}${(options.basePath ?? "/auth").replace(/\/+$/, "")}`
+  const base = `${trimTrailingSlashes(options.baseUrl)}${trimTrailingSlashes(options.basePath ?? "/auth")}`
   return {
     signinUrl: `${base}/signin/${encodeURIComponent(config.id)}`,
     callbackUrl: `${base}/callback/${encodeURIComponent(config.id)}`,
   }
 }
 
-function materialize(provider: Provider<any>, index: number): ProviderConfig {
+/** The configuration with the user's options merged in, and whether it was written by hand. */
+function materialize(provider: Provider<any>, index: number): { config: ProviderConfig; handWritten: boolean } {
   const config = typeof provider === "function" ? provider() : provider
   if (typeof config !== "object" || config === null || typeof config.id !== "string" || config.id === "") {
     throw new InvalidProviderError(`#${index}`, "id", "every provider needs a non-empty string id.")
   }
-  return mergeOptions(config)
+  // A factory's output carries the user's options apart from its record; a hand-written one is all the user's.
+  const options = (config as { options?: Record<string, unknown> }).options
+  if (config.type === "oauth" || config.type === "oidc") checkFields(config.id, config.type, options ?? (config as unknown as Record<string, unknown>))
+  return { config: mergeOptions(config), handWritten: options === undefined }
 }
 
 /**
@@ -250,11 +300,11 @@ function materialize(provider: Provider<any>, index: number): ProviderConfig {
  * ```
  */
 export function resolveProvider(provider: Provider<any>, options: ResolveProvidersOptions, index = 0): ResolvedProvider {
-  const config = materialize(provider, index)
+  const { config, handWritten } = materialize(provider, index)
   const env = options.env ?? processEnv()
   checkAppUrl(options.baseUrl)
   const urls = appUrls(config, options)
-  if (config.type === "oauth" || config.type === "oidc") return resolveOAuth(config, urls, options, env)
+  if (config.type === "oauth" || config.type === "oidc") return resolveOAuth(config, handWritten, urls, options, env)
   if (config.type === "email" || config.type === "credentials" || config.type === "webauthn") return resolveOther(config, urls, env)
   const { id, type } = config as { id: string; type: unknown }
   throw new InvalidProviderError(id, "type", `unknown provider type "${String(type)}".`)
@@ -269,9 +319,14 @@ export function resolveProvider(provider: Provider<any>, options: ResolveProvide
  *
  * Exported from `latchkey/providers`.
  *
+ * A configuration that names no scope asks for `openid profile email` when it is OpenID Connect, or
+ * OAuth 2.0 written by hand with its own authorization endpoint (as Auth.js does).
+ *
  * @throws {@link index!InvalidProviderError} naming the provider and field, for a duplicate id, a
  * missing client id, an OAuth provider with neither an issuer nor its endpoints, a non-https
- * endpoint (loopback excepted), an unknown check, or `"nonce"` on an OAuth 2.0 provider.
+ * endpoint (loopback excepted), an unknown check, `"nonce"` on an OAuth 2.0 provider, or an option
+ * the provider does not understand (never dropped in silence: a `baseUrl` for a provider with no
+ * instance, Auth.js v3/v4's top-level `scope`, a typo).
  *
  * @example
  * ```ts
