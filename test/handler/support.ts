@@ -17,18 +17,18 @@ export function app(config: Partial<AuthConfig> & Pick<AuthConfig, "providers">)
 }
 
 /** The CSRF token from GET /auth/csrf, with its cookie stored in the browser. */
-export async function csrf(browser: TestBrowser): Promise<string> {
-  const { response } = await browser.open(`${APP}/auth/csrf`)
+export async function csrf(browser: TestBrowser, origin = APP): Promise<string> {
+  const { response } = await browser.open(`${origin}/auth/csrf`)
   return ((await response.json()) as { csrfToken: string }).csrfToken
 }
 
 /** Posts a form as the browser, following redirects. */
-export function postForm(browser: TestBrowser, path: string, fields: Record<string, string>) {
-  return browser.open(`${APP}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+export function postForm(browser: TestBrowser, path: string, fields: Record<string, string>, origin = APP) {
+  return browser.open(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
 }
 
 /** The session JSON the browser sees. */
-export async function session(browser: TestBrowser): Promise<Record<string, any> | null> {
-  const { response } = await browser.open(`${APP}/auth/session`)
+export async function session(browser: TestBrowser, origin = APP): Promise<Record<string, any> | null> {
+  const { response } = await browser.open(`${origin}/auth/session`)
   return (await response.json()) as Record<string, any> | null
 }

@@ -92,6 +92,17 @@ function expectNoSecrets(logged: unknown[], secrets: string[]): void {
   }
 }
 
+/** The OIDC provider under test, as an app configures it. */
+const demo = (): OIDCConfig => ({
+  id: "demo",
+  name: "Demo",
+  type: "oidc",
+  issuer: oidc.issuer,
+  clientId: "app",
+  clientSecret: "oidc-client-secret",
+  authorization: { params: { scope: "openid email profile" } },
+})
+
 describe("errors given to the logger carry no secrets", () => {
   it("an RFC 9207 iss mismatch does not log the authorization code", async () => {
     const { logger, logged } = recordingLogger()
@@ -123,15 +134,7 @@ describe("errors given to the logger carry no secrets", () => {
       issued.push(body)
       return Response.json(body, { headers: { "cache-control": "no-store" } })
     }
-    const provider: OIDCConfig = {
-      id: "demo",
-      name: "Demo",
-      type: "oidc",
-      issuer: oidc.issuer,
-      clientId: "app",
-      clientSecret: "oidc-client-secret",
-      authorization: { params: { scope: "openid email profile" } },
-    }
+    const provider = demo()
     const { browser } = app({ providers: [provider], logger, fetch: withoutIdToken })
     const { url } = await postForm(browser, "/auth/signin/demo", { csrfToken: await csrf(browser) })
     expect(url.searchParams.get("error")).not.toBeNull()
@@ -152,15 +155,7 @@ describe("errors given to the logger carry no secrets", () => {
       handed.push({ ...account })
       throw Object.assign(new Error(`insert into accounts failed: ${JSON.stringify(account)}`), { code: "P2002", meta: { account } })
     }
-    const provider: OIDCConfig = {
-      id: "demo",
-      name: "Demo",
-      type: "oidc",
-      issuer: oidc.issuer,
-      clientId: "app",
-      clientSecret: "oidc-client-secret",
-      authorization: { params: { scope: "openid email profile" } },
-    }
+    const provider = demo()
     const { browser } = app({ providers: [provider], logger, adapter })
     const { url } = await postForm(browser, "/auth/signin/demo", { csrfToken: await csrf(browser) })
     expect(url.searchParams.get("error")).not.toBeNull()

@@ -2,6 +2,7 @@
 // model: a second browser (the attacker's own) and a sibling subdomain that can plant cookies.
 import { expect } from "vitest"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
+import { csrf, postForm, session } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
 
 export const ORIGIN = "https://app.example.com"
@@ -23,22 +24,10 @@ export function secureApp(config: Partial<AuthConfig> & Pick<AuthConfig, "provid
   return { ...auth, dispatch, browser: () => new TestBrowser(undefined, dispatch) }
 }
 
-/** The CSRF token from GET /auth/csrf, with its cookie stored in the browser. */
-export async function csrfOf(browser: TestBrowser): Promise<string> {
-  const { response } = await browser.open(`${ORIGIN}/auth/csrf`)
-  return ((await response.json()) as { csrfToken: string }).csrfToken
-}
-
-/** Posts a form as the browser, following redirects. */
-export function post(browser: TestBrowser, path: string, fields: Record<string, string>) {
-  return browser.open(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
-}
-
-/** The session JSON the browser sees. */
-export async function sessionOf(browser: TestBrowser): Promise<Record<string, any> | null> {
-  const { response } = await browser.open(`${ORIGIN}/auth/session`)
-  return (await response.json()) as Record<string, any> | null
-}
+/** The CSRF token, a form post and the session JSON, as the handler tests have them, on ORIGIN. */
+export const csrfOf = (browser: TestBrowser) => csrf(browser, ORIGIN)
+export const post = (browser: TestBrowser, path: string, fields: Record<string, string>) => postForm(browser, path, fields, ORIGIN)
+export const sessionOf = (browser: TestBrowser) => session(browser, ORIGIN)
 
 /**
  * What a sibling subdomain can do: set cookies for the parent domain, which the browser then sends
