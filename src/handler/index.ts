@@ -70,6 +70,17 @@ function untrustedHost(settled: SettledConfig): Response {
   return text("Untrusted host", 400)
 }
 
+/**
+ * The request with its POST body read once, bounded, before anything else looks at it (the CSRF
+ * check included), and that body as text; undefined when the body is over the limit.
+ */
+async function buffer(incoming: Request): Promise<{ request: Request; body: string } | undefined> {
+  if (incoming.method !== "POST") return { request: incoming, body: "" }
+  const body = await readBoundedBody(incoming)
+  if (body === undefined) return undefined
+  return { request: new Request(incoming.url, { method: "POST", headers: incoming.headers, body }), body }
+}
+
 /** The session and CSRF token are per user: no shared cache, and no browser cache, may keep them. */
 const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" }
 
@@ -186,7 +197,9 @@ export function createAuth(config: AuthConfig): Auth {
     return providers
   }
 
-  function contextFor(request: Request, url: URL, origin: string, secure: boolean, providers: ResolvedProvider[]): RequestContext {
+  /** One request's context; cookies are secure (prefixed) exactly when the public origin is https, unless configured. */
+  function contextFor(request: Request, url: URL, origin: string, providers: ResolvedProvider[]): RequestContext {
+    const secure = config.useSecureCookies ?? origin.startsWith("https://")
     return { ...settled, request, url, origin, baseUrl: `${origin}${settled.basePath}`, secure, providers }
   }
 
@@ -205,18 +218,12 @@ export function createAuth(config: AuthConfig): Auth {
     if (rawProviderId !== undefined && providerId === undefined) return json({ error: "NotFound" }, [], 404)
     // HEAD must not change anything: a link scanner's HEAD must not consume a magic link or a code.
     if (incoming.method === "HEAD" && action === "callback") return json({ error: "MethodNotAllowed" }, [], 405, { allow: "GET, POST" })
-    // A POST body is read once, bounded, before anything else looks at it (the CSRF check included).
-    let request = incoming
-    let body = ""
-    if (incoming.method === "POST") {
-      const read = await readBoundedBody(incoming)
-      if (read === undefined) return text("Payload Too Large", 413)
-      body = read
-      request = new Request(incoming.url, { method: "POST", headers: incoming.headers, body })
-    }
+    const buffered = await buffer(incoming)
+    if (buffered === undefined) return text("Payload Too Large", 413)
+    const { request, body } = buffered
     let context: RequestContext
     try {
-      context = contextFor(request, url, origin, config.useSecureCookies ?? origin.startsWith("https://"), providersFor(origin))
+      context = contextFor(request, url, origin, providersFor(origin))
     } catch (error) {
       settled.logger.error(error as Error)
       if (error instanceof InvalidProviderError) return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
@@ -246,7 +253,7 @@ export function createAuth(config: AuthConfig): Auth {
     // Without a trusted host the handler answers nothing; reading keeps to the request's own URL.
     const origin = resolved === "untrusted" ? url.origin : resolved
     // The one cookie the handler itself would read for this origin: never the plain name on https.
-    const context = contextFor(request, url, origin, config.useSecureCookies ?? origin.startsWith("https://"), [])
+    const context = contextFor(request, url, origin, [])
     const claims = await readClaims(context)
     if (!claims) return null
     const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
