@@ -7,6 +7,7 @@ import { finishSignIn } from "../oauth/finish.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { clearCallbackUrl, savedCallbackUrl } from "./callback-url.js"
 import type { RequestContext } from "./config.js"
+import { forwardedCallback, redirectUriFor } from "./redirect-proxy.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
 import { clientCode } from "./errors.js"
@@ -14,6 +15,12 @@ import { redirect } from "./response.js"
 
 /** Every check a failed callback may have left behind; clearing one that was never set is harmless. */
 const ALL_CHECKS = ["pkce", "state", "nonce"] as const
+
+/** The callback's parameters: the query, or a `form_post` body (already bounded by the handler). */
+async function callbackParams(request: Request): Promise<URLSearchParams> {
+  if (request.method !== "POST") return new URL(request.url).searchParams
+  return new URLSearchParams(await request.clone().text())
+}
 
 /** GET|POST /callback/:id. */
 export async function callbackRoute(context: RequestContext, provider: ResolvedProvider): Promise<Response> {
@@ -24,9 +31,12 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
     return completeSignIn(context, { ...outcome, callbackUrl, cookies: clearCallbackUrl(context) })
   }
   if (provider.type !== "oauth" && provider.type !== "oidc") return redirect(errorUrl(context, "Configuration"))
+  const forward = await forwardedCallback(context, provider, await callbackParams(context.request))
+  if (forward === "refused") return redirect(errorUrl(context, "Configuration"))
+  if (forward !== undefined) return redirect(forward)
   try {
     const result = await finishSignIn(provider, context.request, {
-      redirectUri: provider.callbackUrl,
+      redirectUri: redirectUriFor(context, provider),
       secret: context.secret,
       secure: context.secure,
       fetch: context.config.fetch,

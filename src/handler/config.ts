@@ -13,6 +13,7 @@ import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
+import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
 
 /**
  * Callbacks that shape the sign-in, the token and the session.
@@ -131,7 +132,18 @@ export interface AuthConfig {
   logger?: LoggerInstance
   /** Also log the debug level (to `logger.debug`, else the console). Default false. */
   debug?: boolean
+  /**
+   * For preview deployments: the handler URL of the stable deployment whose callback URL the
+   * providers know, such as `https://auth.example.com/auth`. Default: `AUTH_REDIRECT_PROXY_URL`.
+   * Needs `redirectProxyOrigins`.
+   */
   redirectProxyUrl?: string
+  /**
+   * The origins the redirect proxy may forward sign-ins to, such as `["https://myapp-*.vercel.app"]`
+   * (`*` matches letters, digits and hyphens within one label). Default: the comma-separated
+   * `AUTH_REDIRECT_PROXY_ORIGINS`.
+   */
+  redirectProxyOrigins?: string[]
   /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`. */
   trustHost?: boolean
   /** Default: whether the public URL is https. */
@@ -164,6 +176,10 @@ export interface SettledConfig {
   env: EnvRecord
   /** The logger in force: the app's methods, else the console's. */
   logger: Required<LoggerInstance>
+  /** `redirectProxyUrl` or `AUTH_REDIRECT_PROXY_URL`, for provider resolution. */
+  redirectProxyUrl: string | undefined
+  /** The redirect proxy, settled, when one is configured. */
+  redirectProxy: RedirectProxy | undefined
 }
 
 const DAY = 24 * 60 * 60
@@ -186,6 +202,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
   checkCookiesOption(config.cookies)
   checkPages(config.pages, pinnedUrl)
+  const redirectProxyUrl = config.redirectProxyUrl ?? readEnv("AUTH_REDIRECT_PROXY_URL", env)
   const sessionMaxAge = positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
   if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
   return {
@@ -198,6 +215,8 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     config,
     env,
     logger,
+    redirectProxyUrl,
+    redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
   }
 }
 

@@ -21,6 +21,7 @@ import { sameOrigin, safeRedirect } from "./redirect.js"
 import { html, json, redirect, text } from "./response.js"
 import { applyJwtCallback, BROWSER_CLAIM, clearSessionCookies, currentSession, keepBinding, readClaims, sessionCookies, sessionFor } from "./session.js"
 import { signInPageRoute, startProviderSignIn } from "./signin.js"
+import { checkAtStartup } from "./startup.js"
 
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
 export type { CookieOption, CookiesOptions, HandlerCookie } from "./cookies.js"
@@ -80,6 +81,9 @@ async function buffer(incoming: Request): Promise<{ request: Request; body: stri
   if (body === undefined) return undefined
   return { request: new Request(incoming.url, { method: "POST", headers: incoming.headers, body }), body }
 }
+
+/** Routes that answer JSON, errors included: their callers are scripts, not pages. */
+const JSON_ROUTES = new Set(["session", "csrf", "providers"])
 
 /** The session and CSRF token are per user: no shared cache, and no browser cache, may keep them. */
 const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" }
@@ -183,14 +187,12 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
 export function createAuth(config: AuthConfig): Auth {
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
-  // Configuration errors that do not depend on the request (a missing client id or issuer, a
-  // duplicate id) throw here, not on every request as "Sign-in is not available right now".
-  resolveProviders(config.providers, { baseUrl: settled.pinnedUrl?.origin ?? "http://localhost", basePath: settled.basePath, env: settled.env, redirectProxyUrl: config.redirectProxyUrl })
+  checkAtStartup(settled)
 
   function providersFor(origin: string): ResolvedProvider[] {
     let providers = providersByOrigin.get(origin)
     if (providers === undefined) {
-      providers = resolveProviders(config.providers, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: config.redirectProxyUrl })
+      providers = resolveProviders(config.providers, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
       if (providersByOrigin.size >= MAX_CACHED_ORIGINS) providersByOrigin.delete(providersByOrigin.keys().next().value!)
       providersByOrigin.set(origin, providers)
     }
@@ -226,8 +228,9 @@ export function createAuth(config: AuthConfig): Auth {
       context = contextFor(request, url, origin, providersFor(origin))
     } catch (error) {
       settled.logger.error(error as Error)
-      if (error instanceof InvalidProviderError) return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
-      throw error
+      if (!(error instanceof InvalidProviderError)) throw error
+      if (JSON_ROUTES.has(action)) return json({ error: "Configuration" }, [], 500)
+      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
     if (providerId !== undefined && provider === undefined) {
@@ -242,6 +245,8 @@ export function createAuth(config: AuthConfig): Auth {
       return json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
       settled.logger.error(error as Error)
+      // Fetch clients of the JSON routes get JSON; browsers get the error page.
+      if (JSON_ROUTES.has(action)) return json({ error: "Configuration" }, [], 500)
       return redirect(errorUrl(context, "Configuration"))
     }
   }

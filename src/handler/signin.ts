@@ -11,6 +11,7 @@ import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
 import { logoPath } from "./pages/logos.js"
 import { signInPage } from "./pages/signin.js"
+import { proxiedSignIn } from "./redirect-proxy.js"
 import { safeRedirect, sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
 
@@ -38,7 +39,10 @@ function signInUrl(context: RequestContext, error: string): string {
 }
 
 async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvider, callbackUrl: string | undefined): Promise<Response> {
-  const { url, cookies } = await startSignIn(provider, { redirectUri: provider.callbackUrl, secret: context.secret, secure: context.secure, fetch: context.config.fetch, timeout: context.config.timeout })
+  const proxied = await proxiedSignIn(context, provider)
+  if (proxied === "refused") return redirect(errorUrl(context, "Configuration"))
+  const redirectUri = proxied?.redirectUri ?? provider.callbackUrl
+  const { url, cookies } = await startSignIn(provider, { redirectUri, state: proxied?.state, secret: context.secret, secure: context.secure, fetch: context.config.fetch, timeout: context.config.timeout })
   return redirect(url.href, [...cookies, ...(await callbackUrlCookie(context, callbackUrl))])
 }
 

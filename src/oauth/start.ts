@@ -17,6 +17,12 @@ import { flowContext, type FlowProvider, type SignInOptions } from "./context.js
 export interface StartSignInOptions extends SignInOptions {
   /** Extra authorization parameters for this sign-in only, such as `{ login_hint }`. */
   params?: Record<string, string | undefined>
+  /**
+   * The `state` to send instead of a random one, when the state check applies: it must be as
+   * unguessable as a random one (the handler's redirect proxy sends a sealed token). It is sealed
+   * into the state cookie and checked at the callback like any state.
+   */
+  state?: string
 }
 
 /**
@@ -67,6 +73,7 @@ export async function startSignIn(provider: FlowProvider, options: StartSignInOp
   if (server.authorization_endpoint === undefined) throw new OAuthProtocolError(resolved.id, "the provider has no authorization endpoint.")
   const checks = effectiveChecks(resolved, server)
   const values = createCheckValues(checks)
+  if (options.state !== undefined && values.state !== undefined) values.state = options.state
   const url = new URL(server.authorization_endpoint)
   for (const params of [resolved.authorization.params, options.params ?? {}]) {
     for (const [key, value] of Object.entries(params)) {

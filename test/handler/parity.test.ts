@@ -2,6 +2,7 @@
 // app's forms and fetches reach it.
 import { describe, expect, it } from "vitest"
 import { createAuth } from "../../src/handler/index.js"
+import { encode } from "../../src/jwt/encode.js"
 import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { EmailConfig } from "../../src/providers/types.js"
@@ -178,5 +179,39 @@ describe("next-auth v4 variables and settings checked up front", () => {
     const providers = [Credentials({ credentials: {}, authorize: () => null })]
     expect(() => createAuth({ providers, secret: SECRET, env: {}, session: { maxAge: 0 } })).toThrow(expect.objectContaining({ option: "session.maxAge" }))
     expect(() => createAuth({ providers, secret: SECRET, env: { AUTH_URL: "https://app.example.com" }, pages: { signIn: "https://evil.example/login" } })).toThrow(expect.objectContaining({ option: "pages.signIn" }))
+  })
+})
+
+describe("checked once at createAuth", () => {
+  it("a WebAuthn/passkey provider is refused while the ceremony is not supported", async () => {
+    const { default: Passkey } = await import("../../src/providers/passkey.js")
+    expect(() => createAuth({ providers: [Passkey], secret: SECRET, env: {} })).toThrow(expect.objectContaining({ code: "ERR_INVALID_PROVIDER", field: "type" }))
+  })
+
+  it("warns about a client id with no secret, and an AUTH_URL path that disagrees with basePath", async () => {
+    const { default: GitHub } = await import("../../src/providers/github.js")
+    const warnings: string[] = []
+    createAuth({ providers: [GitHub({ clientId: "id-only" })], secret: SECRET, basePath: "/api/auth", env: { AUTH_URL: "https://app.example.com/auth" }, logger: { warn: (code) => void warnings.push(code) } })
+    expect(warnings.sort()).toEqual(["BASE_PATH_MISMATCH", "MISSING_CLIENT_SECRET"])
+  })
+
+  it("JSON routes answer a failure as JSON, never the HTML error page", async () => {
+    const { handler } = createAuth({
+      providers: [Credentials({ credentials: {}, authorize: () => null })],
+      secret: SECRET,
+      trustHost: true,
+      env: {},
+      logger: { error: () => {} },
+      callbacks: {
+        jwt: () => {
+          throw new Error("database down")
+        },
+      },
+    })
+    const token = await encode({ token: { sub: "1" }, secret: SECRET, salt: "authjs.session-token" })
+    const response = await handler(new Request(`${APP}/auth/session`, { headers: { cookie: `authjs.session-token=${token}` } }))
+    expect(response.status).toBe(500)
+    expect(response.headers.get("content-type")).toContain("application/json")
+    expect(await response.json()).toEqual({ error: "Configuration" })
   })
 })
