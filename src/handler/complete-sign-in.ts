@@ -54,7 +54,22 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
   if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
+  // Following an emailed link proves the address: an existing user's emailVerified is set, as in Auth.js.
+  if (outcome.provider.type === "email" && !linked.isNewUser && adapter.updateUser) {
+    const user = await adapter.updateUser({ id: linked.user.id, emailVerified: new Date() })
+    await fireEvent(context, "updateUser", { user })
+    return { user: user as User, isNewUser: false }
+  }
   return { user: linked.user as User, isNewUser: linked.isNewUser }
+}
+
+/** Where a new user goes first: `pages.newUser`, carrying where they were headed; else there. */
+function firstDestination(context: RequestContext, destination: string, isNewUser: boolean | undefined): string {
+  const page = context.config.pages?.newUser
+  if (!isNewUser || !page) return destination
+  const target = new URL(page, context.origin)
+  target.searchParams.set("callbackUrl", destination)
+  return target.href
 }
 
 /** Finishes a sign-in and answers with the redirect that carries the session cookie. */
@@ -71,10 +86,11 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
     throw error
   }
   const token = { token: defaultClaims(linked.user), user: linked.user, account: outcome.account, profile: outcome.profile, isNewUser: linked.isNewUser }
-  const claims = await applyJwtCallback(context, { ...token, trigger: "signIn" })
+  // As in Auth.js: "signUp" when the adapter created the user in this sign-in.
+  const claims = await applyJwtCallback(context, { ...token, trigger: linked.isNewUser ? "signUp" : "signIn" })
   if (!claims) return redirect(errorUrl(context, "AccessDenied"), extra)
   await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
-  const destination = await safeRedirect(context, outcome.callbackUrl)
+  const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
   const { browser, cookies: bindingCookies } = await bindToBrowser(context)
   return redirect(destination, [...extra, ...(await sessionCookies(context, claims, browser)), ...bindingCookies])
 }

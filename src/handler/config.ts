@@ -39,7 +39,8 @@ export interface AuthCallbacks {
     account?: Account | null
     profile?: Profile
     isNewUser?: boolean
-    trigger: "signIn" | "update" | "session"
+    /** `"signUp"` when an adapter created the user in this sign-in, as in Auth.js. */
+    trigger: "signIn" | "signUp" | "update" | "session"
     session?: unknown
   }) => Awaitable<JWT | null>
   /** Shapes what `/session` and `auth()` return. */
@@ -62,6 +63,10 @@ export interface AuthEvents {
   signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
   signOut?: (message: { token: JWT | null }) => Awaitable<void>
   createUser?: (message: { user: AdapterUser }) => Awaitable<void>
+  /** An existing user was updated: their `emailVerified`, when they follow an emailed link. */
+  updateUser?: (message: { user: AdapterUser }) => Awaitable<void>
+  /** A session was read through `/session`. */
+  session?: (message: { session: Session; token: JWT }) => Awaitable<void>
   linkAccount?: (message: { user: AdapterUser; account: Account }) => Awaitable<void>
 }
 
@@ -79,6 +84,8 @@ export interface AuthPages {
   signOut?: string
   error?: string
   verifyRequest?: string
+  /** Where a user goes after the sign-in that created them (with `?callbackUrl=`), as in Auth.js. */
+  newUser?: string
 }
 
 /**

@@ -11,7 +11,7 @@
 import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
-import type { RequestContext } from "./config.js"
+import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
 import { constantTimeEqual, cookieToken, csrfToken, sha256 } from "./csrf.js"
 
@@ -97,7 +97,7 @@ export async function readClaims(context: RequestContext): Promise<JWT | null> {
 /** The claims after the `jwt` callback; null means the callback ended the session. */
 export async function applyJwtCallback(
   context: RequestContext,
-  params: { token: JWT; user?: User; account?: Account | null; profile?: Profile; isNewUser?: boolean; trigger: "signIn" | "update" | "session"; session?: unknown }
+  params: { token: JWT; user?: User; account?: Account | null; profile?: Profile; isNewUser?: boolean; trigger: "signIn" | "signUp" | "update" | "session"; session?: unknown }
 ): Promise<JWT | null> {
   const callback = context.config.callbacks?.jwt
   return callback ? await callback(params) : params.token
@@ -121,10 +121,12 @@ export async function currentSession(context: RequestContext): Promise<{ session
   const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
   if (!shaped) return { session: null, cookies: clearSessionCookies(context) }
   const age = Math.floor(Date.now() / 1000) - ((claims.iat as number | undefined) ?? 0)
-  if (age < context.updateAge) return { session: await sessionFor(context, shaped), cookies: [] }
-  const cookies = [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM])), ...(await keepBinding(context, claims))]
-  const exp = Math.floor(Date.now() / 1000) + context.sessionMaxAge
-  return { session: await sessionFor(context, { ...shaped, exp }), cookies }
+  const slides = age >= context.updateAge
+  const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM])), ...(await keepBinding(context, claims))] : []
+  const token = slides ? { ...shaped, exp: Math.floor(Date.now() / 1000) + context.sessionMaxAge } : shaped
+  const session = await sessionFor(context, token)
+  await fireEvent(context, "session", { session, token })
+  return { session, cookies }
 }
 
 /** When a session slides, the CSRF cookie its binding hashes slides with it (only this browser's own). */

@@ -215,3 +215,37 @@ describe("checked once at createAuth", () => {
     expect(await response.json()).toEqual({ error: "Configuration" })
   })
 })
+
+describe("Auth.js events, pages and triggers a migrating app uses", () => {
+  it("a first sign-in runs the jwt callback with trigger signUp and lands on pages.newUser; the next one is signIn", async () => {
+    const triggers: string[] = []
+    const adapter = memoryAdapter()
+    const links: string[] = []
+    const provider: EmailConfig = { id: "email", name: "Email", type: "email", from: "a@example.com", sendVerificationRequest: ({ url }) => void links.push(url) }
+    const { browser } = app({ providers: [provider], adapter, pages: { newUser: "/welcome" }, callbacks: { jwt: ({ token, trigger }) => (triggers.push(trigger), token) } })
+    await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "new@example.com", callbackUrl: "/dash" })
+    const first = await browser.open(links[0]!)
+    expect(first.url.pathname).toBe("/welcome")
+    expect(first.url.searchParams.get("callbackUrl")).toBe(`${APP}/dash`)
+    await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "new@example.com", callbackUrl: "/dash" })
+    const second = await browser.open(links[1]!)
+    expect(second.url.href).toBe(`${APP}/dash`)
+    expect(triggers.filter((trigger) => trigger !== "session")).toEqual(["signUp", "signIn"])
+  })
+
+  it("following a link sets an existing user's emailVerified and fires updateUser; reading the session fires session", async () => {
+    const adapter = memoryAdapter()
+    const existing = await adapter.createUser!({ id: "u1", email: "old@example.com", emailVerified: null })
+    const updated: unknown[] = []
+    const sessions: unknown[] = []
+    const links: string[] = []
+    const provider: EmailConfig = { id: "email", name: "Email", type: "email", from: "a@example.com", sendVerificationRequest: ({ url }) => void links.push(url) }
+    const { browser } = app({ providers: [provider], adapter, events: { updateUser: ({ user }) => void updated.push(user), session: ({ session }) => void sessions.push(session) } })
+    await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "old@example.com" })
+    await browser.open(links[0]!)
+    expect(adapter.users.get(existing.id)?.emailVerified).toBeInstanceOf(Date)
+    expect(updated).toHaveLength(1)
+    expect(await session(browser)).toMatchObject({ user: { email: "old@example.com" } })
+    expect(sessions).toHaveLength(1)
+  })
+})
