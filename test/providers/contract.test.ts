@@ -226,6 +226,18 @@ describe("provider contract", () => {
     for (const id of LARGE_PROVIDERS) expect(fixtureFor(id).source, `${id}'s fixture cites the docs page it was modelled on`).toMatch(/^https:\/\//)
     const variantCounts = Object.fromEntries(LARGE_PROVIDERS.map((id) => [id, fixtureFor(id).variants?.length ?? 0]))
     expect(variantCounts).toEqual({ apple: 4, discord: 5, facebook: 2, github: 3, gitlab: 2, google: 2, linkedin: 1, "microsoft-entra-id": 2, slack: 1, twitter: 1 })
+    // The other providers' documented variants, one per branch of their mappings (issue 13).
+    const otherCounts = Object.fromEntries(OAUTH_PROVIDER_IDS.filter((id) => !LARGE_PROVIDERS.includes(id) && fixtureFor(id).variants?.length).map((id) => [id, fixtureFor(id).variants!.length]))
+    expect(otherCounts).toEqual({
+      "42-school": 4, amazon: 1, anilist: 2, asgardeo: 4, atlassian: 1, auth0: 4, authentik: 4, autodesk: 4, "azure-ad-b2c": 3, "azure-devops": 1, "bankid-no": 1, battlenet: 1,
+      beyondidentity: 4, bitbucket: 3, box: 1, "boxyhq-saml": 3, bungie: 2, cognito: 4, coinbase: 3, concept2: 3, descope: 4, digitalocean: 1, dribbble: 2, dropbox: 1,
+      "duende-identity-server6": 4, epicgames: 1, etsy: 2, eventbrite: 2, faceit: 2, figma: 1, fitbit: 3, foursquare: 1, freshbooks: 2, frontegg: 3, fusionauth: 4, gitea: 4,
+      heroku: 1, huggingface: 4, "identity-server4": 4, instagram: 1, intuit: 2, kakao: 1, keycloak: 4, kick: 1, kinde: 4, lichess: 1, line: 4, linear: 1, logto: 3, mailchimp: 1,
+      mailru: 2, mastodon: 1, mattermost: 3, medium: 2, mercadolibre: 2, myanimelist: 1, naver: 2, netsuite: 1, nextcloud: 1, okta: 4, onelogin: 4, osso: 1, osu: 1, passage: 4,
+      patreon: 2, paypal: 2, "ping-id": 4, pinterest: 2, polar: 4, reddit: 1, roblox: 4, salesforce: 2, shikimori: 2, simplelogin: 1, spotify: 1, startgg: 3, threads: 1, tiktok: 1,
+      todoist: 1, trakt: 2, tumblr: 1, twitch: 1, "united-effects": 4, vercel: 4, vipps: 1, vk: 2, webex: 1, wechat: 1, wikimedia: 3, wordpress: 1, xero: 2, yahoo: 4, yandex: 4,
+      zitadel: 4, zoho: 3, zoom: 3,
+    })
   })
 
   describe.each(oauthProviders.map(({ id, factory }) => [id, factory] as const))("%s", (id, factory) => {
