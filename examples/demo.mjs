@@ -1,10 +1,23 @@
 // npm run demo: a working sign-in with no accounts anywhere. An embedded OpenID Provider and an
 // example app run in this process; open the printed URL and click "Sign in with Demo".
 // `npm run demo -- --smoke` does the same sign-in headlessly, prints the session and exits.
+// PORT picks the app's port (default 3000; the smoke run takes a free one unless PORT is set).
 import { startDemo } from "./demo-app.mjs"
 
 const smoke = process.argv.includes("--smoke")
-const demo = await startDemo({ port: smoke ? 0 : 3000 })
+const port = process.env.PORT ? Number(process.env.PORT) : smoke ? 0 : 3000
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number (0-65535), not "${process.env.PORT}".`)
+  process.exit(1)
+}
+let demo
+try {
+  demo = await startDemo({ port })
+} catch (error) {
+  if (error?.code !== "EADDRINUSE") throw error
+  console.error(`Port ${port} is already in use: stop what runs there, or pick another with PORT=${port + 1} npm run demo.`)
+  process.exit(1)
+}
 
 if (!smoke) {
   console.log(`\nlatchkey demo running.\n\n  App:      ${demo.url}\n  Provider: ${demo.issuer} (user "ada", password "demo", pre-filled)\n\nOpen ${demo.url} and click "Sign in with Demo". Ctrl+C to stop.\n`)

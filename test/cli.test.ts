@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { parseEnv } from "node:util"
 import { describe, expect, it } from "vitest"
@@ -19,6 +19,7 @@ function fakeIO(files: Record<string, string> = {}, env: Record<string, string> 
     writeFile: (name, contents) => {
       files[name] = contents
     },
+    version: () => "1.2.3-test",
   }
   const run = (...args: string[]) => runCli(args, io, (text) => parseEnv(text) as Record<string, string>)
   return { out, err, files, run }
@@ -98,5 +99,27 @@ describe("latchkey CLI", () => {
     }
     const { stdout } = await promisify(execFile)(process.execPath, ["dist/cli.js", "secret"])
     expect(stdout.trim()).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  it("--version and -v print the version", async () => {
+    const cli = fakeIO()
+    expect(await cli.run("--version")).toBe(0)
+    expect(await cli.run("-v")).toBe(0)
+    expect(cli.out).toEqual(["1.2.3-test", "1.2.3-test"])
+    expect(cli.err).toEqual([])
+  })
+
+  it("the built bin's --version is package.json's version", async (context) => {
+    if (!existsSync("dist/cli.js")) {
+      const reason = "no dist/cli.js (run npm run build, or npm test, which builds first)"
+      console.warn(`the built bin's version is not checked: ${reason}`)
+      context.skip(reason)
+    }
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string }
+    expect(version).toMatch(/^\d+\.\d+\.\d+/)
+    for (const flag of ["--version", "-v"]) {
+      const { stdout } = await promisify(execFile)(process.execPath, ["dist/cli.js", flag])
+      expect(stdout).toBe(`${version}\n`)
+    }
   })
 })

@@ -16,11 +16,14 @@ export interface CliIO {
   /** The contents of a file in the working directory, or `undefined` when it does not exist. */
   readFile(name: string): string | undefined
   writeFile(name: string, contents: string): void
+  /** The installed package's version. */
+  version(): string
 }
 
 const ENV_FILE = ".env.local"
 
 const USAGE = `Usage:
+  latchkey --version, -v            Print the installed latchkey version.
   latchkey secret [--write]         Print a new random AUTH_SECRET (32 bytes, base64url).
                                     --write adds it to ${ENV_FILE}, never replacing one already there.
   latchkey decode <token> [--salt S]
@@ -119,6 +122,10 @@ export async function runCli(args: string[], io: CliIO, parseEnvFile: (text: str
       return secretCommand(rest, io)
     case "decode":
       return decodeCommand(rest, io, parseEnvFile)
+    case "--version":
+    case "-v":
+      io.out(io.version())
+      return 0
     case undefined:
     case "help":
     case "--help":

@@ -16,6 +16,11 @@ const io: CliIO = {
     return existsSync(path) ? readFileSync(path, "utf8") : undefined
   },
   writeFile: (name, contents) => writeFileSync(resolve(process.cwd(), name), contents, { mode: 0o600 }),
+  // The bin is dist/cli.js; the package's own package.json sits one level up.
+  version: () => {
+    const manifest: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+    return typeof manifest === "object" && manifest !== null && "version" in manifest && typeof manifest.version === "string" ? manifest.version : "unknown"
+  },
 }
 
 process.exitCode = await runCli(process.argv.slice(2), io, (text) => parseEnv(text) as Record<string, string>)

@@ -9,7 +9,7 @@ import type { RequestContext } from "./config.js"
 import { csrfToken } from "./csrf.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
-import { logoPath } from "./pages/logos.js"
+import { logoMarkup } from "./pages/logos.js"
 import { signInPage } from "./pages/signin.js"
 import { proxiedSignIn } from "./redirect-proxy.js"
 import { safeRedirect, sameOrigin } from "./redirect.js"
@@ -28,7 +28,7 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   }
   const { token, cookies } = await csrfToken(context)
   const error = url.searchParams.get("error") ?? undefined
-  const logos = Object.fromEntries(await Promise.all(context.providers.map(async ({ id }) => [id, await logoPath(id)] as const)))
+  const logos = Object.fromEntries(await Promise.all(context.providers.map(async ({ id }) => [id, await logoMarkup(id)] as const)))
   return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos }), cookies)
 }
 

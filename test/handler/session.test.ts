@@ -199,7 +199,8 @@ describe("routes", () => {
     expect(page).toContain("prefers-color-scheme:dark")
     expect(page).toContain(":focus-visible")
     expect(page).toContain('role="alert"')
-    expect(page).toMatch(/<button type="submit" style="background:#181717;color:#ffffff"><svg viewBox="0 0 24 24" aria-hidden="true"/)
+    // GitHub's button follows its guidelines (test/handler/buttons.test.ts): dark on light pages, white on dark ones.
+    expect(page).toMatch(/<button type="submit" class="brand" style="--l-bg:#181717;--l-fg:#FFFFFF;--d-bg:#FFFFFF;--d-fg:#181717"><svg viewBox="0 0 24 24" aria-hidden="true"/)
     expect(page).toContain("--brand:#ffcc00;--brand-text:#000000")
     expect(page).not.toMatch(/<script|https?:\/\/(?!localhost)[^"]*\.(css|js|png|svg)/)
     const custom = app({ providers: [github], pages: { signIn: "/login" } })

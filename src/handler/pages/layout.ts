@@ -21,13 +21,19 @@ export function textColorOn(background: string): "#000000" | "#ffffff" {
   return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff"
 }
 
-const LIGHT = "--bg:#f4f4f5;--card:#ffffff;--text:#18181b;--muted:#52525b;--border:#d4d4d8;--input:#ffffff;--error-bg:#fef2f2;--error-text:#991b1b"
-const DARK = "--bg:#09090b;--card:#18181b;--text:#fafafa;--muted:#a1a1aa;--border:#3f3f46;--input:#09090b;--error-bg:#450a0a;--error-text:#fecaca"
+const LIGHT = "--bg:#f4f4f5;--card:#ffffff;--text:#18181b;--muted:#52525b;--border:#d4d4d8;--input:#ffffff;--error-bg:#fef2f2;--error-text:#991b1b;--outline:transparent"
+const DARK = "--bg:#09090b;--card:#18181b;--text:#fafafa;--muted:#a1a1aa;--border:#3f3f46;--input:#09090b;--error-bg:#450a0a;--error-text:#fecaca;--outline:#71717a"
+
+// A provider's guideline button (brands.ts) carries both of its colour sets; these pick one. On a
+// dark page a button without an outline of its own gets --outline (3.9:1 on the card), so a black,
+// charcoal or aubergine button keeps a visible edge.
+const BRAND_LIGHT = ".brand{background:var(--l-bg);color:var(--l-fg);border-color:var(--l-bd,transparent)}"
+const BRAND_DARK = ".brand{background:var(--d-bg);color:var(--d-fg);border-color:var(--d-bd,var(--outline))}"
 
 function colorSchemeCss(scheme: AuthTheme["colorScheme"]): string {
-  if (scheme === "light") return `:root{color-scheme:light;${LIGHT}}`
-  if (scheme === "dark") return `:root{color-scheme:dark;${DARK}}`
-  return `:root{color-scheme:light dark;${LIGHT}}@media (prefers-color-scheme:dark){:root{${DARK}}}`
+  if (scheme === "light") return `:root{color-scheme:light;${LIGHT}}${BRAND_LIGHT}`
+  if (scheme === "dark") return `:root{color-scheme:dark;${DARK}}${BRAND_DARK}`
+  return `:root{color-scheme:light dark;${LIGHT}}${BRAND_LIGHT}@media (prefers-color-scheme:dark){:root{${DARK}}${BRAND_DARK}}`
 }
 
 const BASE_CSS = `*{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -36,7 +42,7 @@ h1{font-size:1.25rem;margin:0 0 1.5rem;text-align:center}p{color:var(--muted);te
 form{display:flex;flex-direction:column;gap:.75rem;margin:0}form+form{margin-top:.75rem}
 .divider{display:flex;align-items:center;gap:.75rem;margin:1.25rem 0;color:var(--muted);font-size:.875rem}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--border)}
 label{font-size:.875rem;font-weight:600}input{width:100%;padding:.625rem .75rem;font:inherit;color:var(--text);background:var(--input);border:1px solid var(--border);border-radius:.5rem}
-button{display:flex;align-items:center;justify-content:center;gap:.625rem;width:100%;min-height:2.75rem;padding:.625rem 1rem;font:inherit;font-weight:600;border:1px solid transparent;border-radius:.5rem;cursor:pointer}
+button{display:flex;align-items:center;justify-content:center;gap:.625rem;width:100%;min-height:2.75rem;padding:.625rem 1rem;font:inherit;font-weight:600;border:1px solid var(--outline);border-radius:.5rem;cursor:pointer}
 button svg,button img{width:1.25rem;height:1.25rem;flex:none}button:hover{filter:brightness(1.1)}
 :focus-visible{outline:3px solid var(--text);outline-offset:2px}
 .alert{padding:.75rem 1rem;margin:0 0 1.25rem;border-radius:.5rem;background:var(--error-bg);color:var(--error-text);text-align:center}

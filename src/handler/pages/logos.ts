@@ -4,13 +4,22 @@
  * the sign-in page is rendered.
  */
 
+import { brandButtonFor } from "./brands.js"
+
 const ID = /^[a-z0-9-]+$/
 
-/** The provider's mark (SVG path data), or undefined when it has none. */
-export async function logoPath(id: string): Promise<string | undefined> {
+/**
+ * The provider's mark as an inline `<svg>` element, or undefined when it has none: the
+ * multi-colour mark its button guidelines ask for (`marks/`), else its monochrome simple-icons
+ * mark drawn in `currentColor`.
+ */
+export async function logoMarkup(id: string): Promise<string | undefined> {
   if (!ID.test(id)) return undefined
+  const mark = brandButtonFor(id)?.mark
   try {
-    return ((await import(`../../providers/logos/${id}.ts`)) as { default: string }).default
+    if (mark) return ((await import(`./marks/${mark}.ts`)) as { default: string }).default
+    const path = ((await import(`../../providers/logos/${id}.ts`)) as { default: string }).default
+    return `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="${path}"/></svg>`
   } catch {
     return undefined
   }

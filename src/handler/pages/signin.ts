@@ -1,11 +1,13 @@
 /**
- * The default sign-in page: a "Sign in with <name>" button per OAuth/OIDC provider in its brand
- * colour with its mark, an email form per email provider, a form built from `credentials` per
+ * The default sign-in page: a "Sign in with <name>" button per OAuth/OIDC provider, drawn to the
+ * provider's published button guidelines where it has them (brands.ts) and otherwise in its brand
+ * colour, with its mark; an email form per email provider, a form built from `credentials` per
  * credentials provider, and the friendly text for `?error=`.
  */
 import type { CredentialInput, ResolvedProvider } from "../../providers/types.js"
 import type { AuthTheme } from "../config.js"
 import { errorMessage } from "../errors.js"
+import { brandButton, brandButtonFor } from "./brands.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 
 /** What the sign-in page shows. */
@@ -15,14 +17,17 @@ export interface SignInPageParams {
   callbackUrl?: string
   error?: string
   theme?: AuthTheme
-  /** Each provider's mark (SVG path data), by id. */
+  /** Each provider's mark (an inline `<svg>` element, from `logoMarkup`), by id. */
   logos?: Record<string, string | undefined>
 }
 
-function providerMark(provider: ResolvedProvider, path: string | undefined): string {
-  const style = "style" in provider ? provider.style : undefined
-  if (style?.logo) return `<img src="${escapeHtml(style.logo)}" alt="" aria-hidden="true">`
-  return path ? `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="${path}"/></svg>` : ""
+function oauthButton(provider: ResolvedProvider & { type: "oauth" | "oidc" }, mark: string | undefined): string {
+  const { logo, brandColor } = provider.style
+  const label = `Sign in with ${provider.name}`
+  // An app that gives the provider its own logo has chosen its own look.
+  if (logo) return button(label, brandColor, `<img src="${escapeHtml(logo)}" alt="" aria-hidden="true">`)
+  const brand = brandButtonFor(provider.id)
+  return brand ? brandButton(brand, provider.name, mark) : button(label, brandColor, mark)
 }
 
 const INPUT_ATTRIBUTES = new Set(["type", "placeholder", "autocomplete", "required", "minlength", "maxlength", "pattern", "inputmode"])
@@ -48,7 +53,7 @@ function providerForm(provider: ResolvedProvider, common: string, logo?: string)
     return `<form method="post" action="${action}">${common}${fields.join("")}${button(`Sign in with ${provider.name}`)}</form>`
   }
   if (provider.type === "oauth" || provider.type === "oidc") {
-    return `<form method="post" action="${action}">${common}${button(`Sign in with ${provider.name}`, provider.style.brandColor, providerMark(provider, logo))}</form>`
+    return `<form method="post" action="${action}">${common}${oauthButton(provider, logo)}</form>`
   }
   return ""
 }
