@@ -1,8 +1,49 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname, relative } from "node:path"
 import { defineConfig } from "tsup"
+import ts from "typescript"
 import { providerModules } from "./scripts/provider-catalog.mjs"
 
 // One entry per provider module, so `latchkey/providers/<id>` loads that provider alone.
 const providerEntries = Object.fromEntries(providerModules().map(({ name, path }) => [`providers/${name}`, path]))
+
+// The subpaths that have types: every entry but the crypto backends and the CLI.
+const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", node: "src/handler/node.ts" }
+
+/**
+ * The declarations, one named file per source file under dist/dts/ (mirroring src/), and for each
+ * entry a dist/<entry>.d.ts that re-exports its module. A declaration bundle (tsup's `dts`) puts
+ * shared types in hashed chunks under one-letter aliases, so a consumer's type error would read
+ * `import(".../errors-Cn5ahcpT").a` where it should read `Adapter`. Type errors fail the build.
+ */
+function emitDeclarations(entries: Record<string, string>): void {
+  const { config } = ts.readConfigFile("tsconfig.json", (path) => ts.sys.readFile(path))
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, process.cwd())
+  const program = ts.createProgram(Object.values(entries), {
+    ...options,
+    noEmit: false,
+    noEmitOnError: true,
+    declaration: true,
+    emitDeclarationOnly: true,
+    declarationMap: false,
+    rootDir: "src",
+    outDir: "dist/dts",
+  })
+  const { diagnostics, emitSkipped } = program.emit()
+  if (emitSkipped || diagnostics.length > 0) {
+    const host = { getCanonicalFileName: (name: string) => name, getCurrentDirectory: () => process.cwd(), getNewLine: () => "\n" }
+    throw new Error(`declarations not emitted:\n${ts.formatDiagnostics(diagnostics, host)}`)
+  }
+  const checker = program.getTypeChecker()
+  for (const [name, source] of Object.entries(entries)) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(source)!)!
+    const hasDefault = checker.getExportsOfModule(module).some((symbol) => symbol.name === "default")
+    const target = relative(dirname(`dist/${name}`), `dist/dts/${relative("src", source).replace(/\.ts$/, ".js")}`)
+    const specifier = target.startsWith(".") ? target : `./${target}`
+    mkdirSync(dirname(`dist/${name}`), { recursive: true })
+    writeFileSync(`dist/${name}.d.ts`, `export * from "${specifier}"\n${hasDefault ? `export { default } from "${specifier}"\n` : ""}`)
+  }
+}
 
 export default defineConfig({
   entry: {
@@ -18,9 +59,8 @@ export default defineConfig({
     cli: "src/cli/node.ts",
   },
   format: ["esm"],
-  dts: {
-    entry: { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", node: "src/handler/node.ts" },
-  },
+  // After the JavaScript (and the clean), so the declarations land in a fresh dist/.
+  onSuccess: async () => emitDeclarations(typedEntries),
   platform: "neutral",
   target: "es2022",
   splitting: true,

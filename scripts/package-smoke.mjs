@@ -1,7 +1,7 @@
 // The packed-tarball smoke test: pack latchkey, install the tarball into a fresh project, import
 // every subpath from ESM under Node, and typecheck a consumer with moduleResolution bundler and
 // node16 on TypeScript 5 and 6. It uses the registry for typescript only.
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -42,11 +42,33 @@ export const checks = [id, auth.handler, adapter, encode, getToken, resolveProvi
 export type Checked = [Session, JWT]
 `
   )
+  // A consumer with deliberate type errors: the messages must name the public types, from named
+  // declaration files, never a hashed chunk's one-letter alias (`import(".../errors-Cn5ahcpT").a`).
+  writeFileSync(
+    join(app, "mistakes.ts"),
+    `import { createAuth } from "latchkey"
+import { resolveSignIn } from "latchkey/oauth"
+import GitHub from "latchkey/providers/github"
+interface Adapter { getUser(id: string): number }
+declare const adapter: Adapter
+createAuth({ providers: [GitHub], adapter })
+resolveSignIn(adapter, { user: {}, account: { provider: "github", type: "oauth", providerAccountId: "1" }, provider: { id: "github" } })
+const config = { providers: [GitHub], basePath: 42 }
+createAuth(config)
+`
+  )
   for (const typescript of ["5", "6"]) {
     run("npm", ["install", "--silent", "--no-audit", "--no-fund", `typescript@${typescript}`], app)
     for (const [module, resolution] of [["esnext", "bundler"], ["node16", "node16"]]) {
-      run(join(app, "node_modules/.bin/tsc"), ["--noEmit", "--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node", "consumer.ts"], app)
-      console.log(`typescript ${typescript}, moduleResolution ${resolution}: ok`)
+      const flags = ["--noEmit", "--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node"]
+      run(join(app, "node_modules/.bin/tsc"), [...flags, "consumer.ts"], app)
+      const mistakes = spawnSync(join(app, "node_modules/.bin/tsc"), [...flags, "--pretty", "false", "mistakes.ts"], { cwd: app, encoding: "utf8" })
+      const printed = mistakes.stdout + mistakes.stderr
+      const hashed = /import\("[^"]*-[\w-]{8}"|\)\.[a-zA-Z]\b|chunk-/
+      if (mistakes.status === 0 || !/\bAdapter\b/.test(printed) || !/\bAuthConfig\b/.test(printed) || hashed.test(printed)) {
+        throw new Error(`type errors should name Adapter and AuthConfig from named files; tsc printed:\n${printed}`)
+      }
+      console.log(`typescript ${typescript}, moduleResolution ${resolution}: ok, errors name Adapter and AuthConfig`)
     }
   }
 } finally {

@@ -19,7 +19,10 @@ const ENTRIES = [
   { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 7.3 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
   { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 1 * KB, peer: `export { default } from "@auth/core/providers/github"` },
   // Budgeted at what it measured when first reported (27.9 KB), plus 10%.
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 30.7 * KB },
+  // Raised from 30.7 KB on purpose: the security hardening and OIDC conformance (JWKS re-fetch on
+  // key rotation, signed userinfo, the alg and iat checks, cause sanitising) took the entry from
+  // 28.6 to 30.6 KB, and the full Auth.js adapter interface (method checks, memoryAdapter) to 31.1.
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 31.5 * KB },
   { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
 ]
 

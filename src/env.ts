@@ -5,8 +5,12 @@
  * @module
  */
 
-/** The variables latchkey reads, as a plain record. */
-export type EnvRecord = Record<string, string | undefined>
+/**
+ * Where latchkey reads its variables: `process.env`, or any object such as a Cloudflare Worker's
+ * `Env`. Only its own string-valued members count as variables; anything else on it (a KV, D1 or
+ * R2 binding, a number) is ignored, so the object can be passed as it is.
+ */
+export type EnvRecord = object
 
 /** The process environment where one exists, else an empty record. */
 export function processEnv(): EnvRecord {
@@ -14,10 +18,14 @@ export function processEnv(): EnvRecord {
   return env ?? {}
 }
 
-/** Reads one variable, treating an empty string as unset. */
+/**
+ * Reads one variable, treating an empty string as unset. Only an own member that is a string
+ * counts: a binding or other value under the same name is not a variable, and neither is anything
+ * inherited from the prototype.
+ */
 export function readEnv(name: string, env: EnvRecord = processEnv()): string | undefined {
-  const value = env[name]
-  return value === undefined || value === "" ? undefined : value
+  const value: unknown = Object.hasOwn(env, name) ? Reflect.get(env, name) : undefined
+  return typeof value === "string" && value !== "" ? value : undefined
 }
 
 /**

@@ -465,6 +465,30 @@ export class AdapterError extends LatchkeyError {
 }
 
 /**
+ * A feature needs adapter methods the configured adapter does not have (every method of an Auth.js
+ * adapter is optional), or needs an adapter and none is configured. `methods` names the missing
+ * ones. `createAuth` throws it at startup for the providers it is given; `resolveSignIn` throws it
+ * before writing anything.
+ *
+ * @example
+ * ```ts
+ * import { MissingAdapterMethodError } from "latchkey"
+ * // createAuth({ providers: [Resend], adapter: { getUser } }) throws MissingAdapterMethodError
+ * // { methods: ["createVerificationToken", "useVerificationToken", …] }
+ * ```
+ */
+export class MissingAdapterMethodError extends LatchkeyError {
+  override readonly code = "ERR_ADAPTER_METHOD"
+  /** The methods the feature needs and the adapter lacks. */
+  readonly methods: readonly string[]
+
+  constructor(methods: readonly string[], feature: string, noAdapter = false) {
+    super(noAdapter ? `${feature} needs an adapter, and none is configured.` : `${feature} needs the adapter methods ${methods.join(", ")}, which the adapter does not have.`)
+    this.methods = methods
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example
@@ -492,6 +516,7 @@ export type KnownLatchkeyError =
   | RevocationNotSupportedError
   | OAuthAccountNotLinkedError
   | AdapterError
+  | MissingAdapterMethodError
 
 /**
  * Every stable error code.

@@ -25,6 +25,7 @@ export {
   RevocationNotSupportedError,
   OAuthAccountNotLinkedError,
   AdapterError,
+  MissingAdapterMethodError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields } from "./errors.js"
 /**

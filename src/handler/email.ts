@@ -2,7 +2,7 @@
  * Email ("magic link") sign-in: a single-use token, stored only as a hash through the adapter,
  * valid until the provider's `maxAge`, sent as a link to the callback.
  */
-import { InvalidProviderError } from "../errors.js"
+import { EMAIL_METHODS, withAdapterMethods } from "../oauth/adapter.js"
 import { encodeBase64url } from "../jwt/base64url.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { RequestContext } from "./config.js"
@@ -58,11 +58,7 @@ export function normalizeEmail(provider: EmailConfig, raw: string | null): strin
 }
 
 function adapterOf(context: RequestContext, provider: EmailConfig) {
-  const adapter = context.config.adapter
-  if (!adapter?.createVerificationToken || !adapter.useVerificationToken || !adapter.getUserByEmail || !adapter.createUser) {
-    throw new InvalidProviderError(provider.id, "adapter", "email sign-in needs an adapter with verification token support.")
-  }
-  return adapter
+  return withAdapterMethods(context.config.adapter, EMAIL_METHODS, `provider "${provider.id}" (email sign-in)`)
 }
 
 /** Creates the token, stores its hash, and sends the link. */
@@ -70,7 +66,7 @@ export async function sendSignInLink(context: RequestContext, provider: EmailCon
   const adapter = adapterOf(context, provider)
   const token = provider.generateVerificationToken ? await provider.generateVerificationToken() : encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
   const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000)
-  await adapter.createVerificationToken!({ identifier: email, token: await hashToken(token, context.secret[0]!), expires })
+  await adapter.createVerificationToken({ identifier: email, token: await hashToken(token, context.secret[0]!), expires })
   const url = new URL(provider.callbackUrl)
   url.searchParams.set("token", token)
   url.searchParams.set("email", email)
@@ -85,10 +81,10 @@ export async function verifySignInLink(context: RequestContext, provider: EmailC
   const token = url.searchParams.get("token")
   const email = normalizeEmail(provider, url.searchParams.get("email"))
   if (!token || !email) return undefined
-  const stored = await adapter.useVerificationToken!({ identifier: email, token: await hashToken(token, context.secret[0]!) })
+  const stored = await adapter.useVerificationToken({ identifier: email, token: await hashToken(token, context.secret[0]!) })
   if (!stored || stored.expires.getTime() < Date.now()) return undefined
   // Following the link proves the address, so an existing user with it is this user.
-  const user = (await adapter.getUserByEmail!(email)) ?? { email, emailVerified: new Date() }
+  const user = (await adapter.getUserByEmail(email)) ?? { email, emailVerified: new Date() }
   return {
     user,
     account: { provider: provider.id, type: "email", providerAccountId: email },

@@ -8,6 +8,7 @@
  * @module
  */
 import { InvalidProviderError, LatchkeyError } from "../errors.js"
+import { requireAdapterMethods } from "../oauth/adapter.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { Session } from "../types.js"
@@ -187,7 +188,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
 export function createAuth(config: AuthConfig): Auth {
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
-  checkAtStartup(settled)
+  requireAdapterMethods(config.adapter, checkAtStartup(settled))
 
   function providersFor(origin: string): ResolvedProvider[] {
     let providers = providersByOrigin.get(origin)

@@ -28,18 +28,43 @@ interface NodeRequest extends IncomingMessage {
   body?: unknown
 }
 
-function requestBody(req: NodeRequest): BodyInit | undefined {
-  if (req.method === "GET" || req.method === "HEAD") return undefined
-  // A body parser that ran first has consumed the stream; rebuild the form from what it parsed.
-  if (req.readableEnded || req.body !== undefined) {
-    if (typeof req.body === "string" || req.body instanceof Uint8Array) return req.body as BodyInit
-    if (typeof req.body === "object" && req.body !== null) {
-      const json = (req.headers["content-type"] ?? "").includes("application/json")
-      return json ? JSON.stringify(req.body) : new URLSearchParams(req.body as Record<string, string>)
-    }
-    return undefined
+/**
+ * Writes one parsed field back as form fields, the inverse of what a body parser did: an array
+ * becomes the repeated key it was parsed from (`nums=1&nums=2`), and a nested object, which only
+ * `express.urlencoded({ extended: true })` (qs) produces, becomes bracketed keys as qs writes them
+ * (`a[b]=c`; an object inside an array keeps its index, `a[0][b]=c`).
+ */
+function appendField(form: URLSearchParams, key: string, value: unknown): void {
+  if (value === undefined) return
+  if (Array.isArray(value)) {
+    value.forEach((item: unknown, index) => appendField(form, typeof item === "object" && item !== null ? `${key}[${index}]` : key, item))
+  } else if (typeof value === "object" && value !== null) {
+    for (const [name, item] of Object.entries(value)) appendField(form, `${key}[${name}]`, item)
+  } else {
+    form.append(key, value === null ? "" : String(value))
   }
-  return Readable.toWeb(req) as ReadableStream<Uint8Array>
+}
+
+/**
+ * The body of a Node request. A body parser that ran first has consumed the stream, so the body is
+ * rebuilt from what it parsed: text and bytes as they are, an object as JSON for a JSON request and
+ * as a form otherwise (see {@link appendField}). The rebuilt body's length and type replace the
+ * original headers. A parser that set `req.body` without reading the stream (Express 4 sets `{}`
+ * for a type it does not handle) is ignored, and the stream is read.
+ */
+function requestBody(req: NodeRequest, headers: Headers): BodyInit | undefined {
+  if (req.method === "GET" || req.method === "HEAD") return undefined
+  if (!req.readableEnded && (req.body === undefined || req.readable)) return Readable.toWeb(req) as ReadableStream<Uint8Array>
+  headers.delete("content-length")
+  headers.delete("transfer-encoding")
+  const body = req.body
+  if (typeof body === "string" || body instanceof Uint8Array) return body as BodyInit
+  if (typeof body !== "object" || body === null) return undefined
+  if ((headers.get("content-type") ?? "").includes("application/json")) return JSON.stringify(body)
+  const form = new URLSearchParams()
+  for (const [key, value] of Object.entries(body)) appendField(form, key, value)
+  headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8")
+  return form
 }
 
 /**
@@ -65,7 +90,7 @@ export function toWebRequest(req: NodeRequest): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item)
     else if (value !== undefined) headers.set(name, value)
   }
-  const body = requestBody(req)
+  const body = requestBody(req, headers)
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, body }
   if (body instanceof ReadableStream) init.duplex = "half"
   return new Request(url, init)
@@ -100,6 +125,12 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
 /**
  * Wraps a Web handler as a `node:http` / Express handler. Errors go to `next` when Express
  * provides it, else become a 500.
+ *
+ * Mount it before any body parser when you can. After one (`express.urlencoded()`,
+ * `express.json()`), the body is rebuilt from `req.body`: repeated form fields stay repeated keys
+ * (`nums=1&nums=2`), nested objects from `extended: true` become bracketed keys (`a[b]=c`), and
+ * JSON stays JSON. Keys the parser rewrote cannot be told apart: `a[]=1&a[]=2` comes back as
+ * `a=1&a=2` with `extended: true`.
  *
  * Exported from `latchkey/node`.
  *

@@ -1,7 +1,9 @@
 /**
- * The storage interface account linking needs. Its shape follows Auth.js adapters, so an existing
- * adapter can be wrapped without changes. Methods may be sync or async.
+ * The storage interface: Auth.js's `Adapter`, declared here method for method, so an existing
+ * Auth.js adapter is passed without changes. Every method is optional, as in Auth.js; what each
+ * feature needs is listed once, below, and checked before it is called.
  */
+import { MissingAdapterMethodError } from "../errors.js"
 import type { Account, Awaitable, User } from "../types.js"
 
 /**
@@ -51,12 +53,64 @@ export interface VerificationToken {
 }
 
 /**
- * Where users, accounts and verification tokens live.
+ * An Auth.js adapter's database session: which user it belongs to and when it ends.
+ *
+ * @example
+ * ```ts
+ * import type { AdapterSession } from "latchkey/oauth"
+ * const session: AdapterSession = { sessionToken: "3f1c…", userId: "u_1", expires: new Date(Date.now() + 30 * 86_400_000) }
+ * ```
+ */
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+/**
+ * A user's stored WebAuthn credential (passkey), as Auth.js adapters keep it.
+ *
+ * @example
+ * ```ts
+ * import type { AdapterAuthenticator } from "latchkey/oauth"
+ * const passkey: AdapterAuthenticator = {
+ *   userId: "u_1", providerAccountId: "cred-1", credentialID: "cred-1", credentialPublicKey: "pQECAyYg…",
+ *   counter: 0, credentialDeviceType: "multiDevice", credentialBackedUp: true, transports: "internal,hybrid",
+ * }
+ * ```
+ */
+export interface AdapterAuthenticator {
+  userId: string
+  /** The id of the account the credential signs in to. */
+  providerAccountId: string
+  /** The signature counter, which exposes a cloned authenticator. */
+  counter: number
+  credentialBackedUp: boolean
+  /** Base64url. */
+  credentialID: string
+  /** Base64. */
+  credentialPublicKey: string
+  /** Comma-separated, such as `internal,hybrid`. */
+  transports?: string | null
+  credentialDeviceType: string
+}
+
+/**
+ * Where users, accounts, sessions, verification tokens and passkeys live. This is Auth.js's adapter
+ * interface method for method, every method optional as there, so an adapter written for Auth.js
+ * (`PrismaAdapter(prisma)`, `DrizzleAdapter(db)`, …) is passed as it is, without a cast. Methods
+ * may be sync or async, and dates are `Date` objects.
+ *
+ * Each feature needs some of the methods: account linking (every OAuth, OIDC and email sign-in
+ * with an adapter) needs `getUserByAccount`, `getUser`, `getUserByEmail`, `createUser` and
+ * `linkAccount`; email sign-in adds `createVerificationToken` and `useVerificationToken`.
+ * `createAuth` refuses an adapter that lacks one its providers need, with a
+ * `MissingAdapterMethodError` naming it.
  *
  * @example
  * ```ts
  * import { memoryAdapter, type Adapter } from "latchkey/oauth"
- * const base = memoryAdapter() // or any Auth.js-shaped adapter
+ * const base = memoryAdapter() // or any Auth.js adapter, such as PrismaAdapter(prisma)
  * const adapter: Adapter = {
  *   ...base,
  *   createUser: async (user) => { console.info("new user", user.email); return base.createUser(user) },
@@ -64,15 +118,85 @@ export interface VerificationToken {
  * ```
  */
 export interface Adapter {
-  createUser(user: Omit<AdapterUser, "id"> & { id?: string }): Awaitable<AdapterUser>
-  getUser(id: string): Awaitable<AdapterUser | null>
-  getUserByEmail(email: string): Awaitable<AdapterUser | null>
-  getUserByAccount(account: Pick<Account, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
-  linkAccount(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
+  /** latchkey leaves the id to the adapter (the database's default); Auth.js passes a random UUID. */
+  createUser?(user: Omit<AdapterUser, "id"> & { id?: string }): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(account: Pick<Account, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  deleteUser?(id: string): Awaitable<void>
-  unlinkAccount?(account: Pick<Account, "provider" | "providerAccountId">): Awaitable<void>
+  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
+  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
+  unlinkAccount?(account: Pick<Account, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, so it can be used once. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+}
+
+/** What account linking calls (`resolveSignIn`): every OAuth, OIDC and email sign-in with an adapter. */
+export const LINKING_METHODS = ["getUserByAccount", "getUser", "getUserByEmail", "createUser", "linkAccount"] as const satisfies readonly (keyof Adapter)[]
+/** Email sign-in: the single-use tokens, then account linking. */
+export const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", ...LINKING_METHODS] as const satisfies readonly (keyof Adapter)[]
+/** Passkeys, as Auth.js lists them. */
+const WEBAUTHN_METHODS = ["createUser", "getUser", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const satisfies readonly (keyof Adapter)[]
+
+/**
+ * An adapter known to have the methods `M`: what {@link withAdapterMethods} returns.
+ *
+ * @example
+ * ```ts
+ * import { withAdapterMethods, type AdapterWith } from "latchkey/oauth"
+ * const tokens: AdapterWith<"createVerificationToken"> = withAdapterMethods(adapter, ["createVerificationToken"], "email sign-in")
+ * await tokens.createVerificationToken({ identifier, token, expires })
+ * ```
+ */
+export type AdapterWith<M extends keyof Adapter> = Adapter & Required<Pick<Adapter, M>>
+
+/**
+ * Returns the adapter typed as having `methods`, or throws a `MissingAdapterMethodError` naming
+ * every one of them it lacks (or that no adapter is configured), before anything is written.
+ * `feature` says in the message what needed them.
+ *
+ * Exported from `latchkey/oauth`.
+ *
+ * @example
+ * ```ts
+ * import { withAdapterMethods } from "latchkey/oauth"
+ * const sessions = withAdapterMethods(adapter, ["createSession", "deleteSession"], "database sessions")
+ * await sessions.deleteSession(sessionToken) // throws first if the adapter has no deleteSession
+ * ```
+ */
+export function withAdapterMethods<M extends keyof Adapter>(adapter: Adapter | undefined, methods: readonly M[], feature: string): AdapterWith<M> {
+  const missing = methods.filter((method) => typeof adapter?.[method] !== "function")
+  if (adapter === undefined || missing.length > 0) throw new MissingAdapterMethodError([...new Set(missing)], feature, adapter === undefined)
+  return adapter as AdapterWith<M>
+}
+
+/**
+ * Checks once, when the configuration is known, that the adapter has every method the providers'
+ * sign-ins will call: email providers need an adapter with the email methods, and OAuth and OIDC
+ * providers, when an adapter is configured, the linking ones (without an adapter they sign in
+ * with the session token alone). Credentials providers never touch the adapter. Throws a
+ * `MissingAdapterMethodError` naming the provider and the missing methods. Called by `createAuth`.
+ *
+ * @example
+ * ```ts
+ * requireAdapterMethods(adapter, [{ id: "resend", type: "email" }]) // throws when adapter has no useVerificationToken
+ * ```
+ */
+export function requireAdapterMethods(adapter: Adapter | undefined, providers: readonly { id: string; type: string }[]): void {
+  for (const { id, type } of providers) {
+    const feature = `provider "${id}" (${type} sign-in)`
+    if (type === "email") withAdapterMethods(adapter, EMAIL_METHODS, feature)
+    else if (type === "webauthn") withAdapterMethods(adapter, WEBAUTHN_METHODS, feature)
+    else if ((type === "oauth" || type === "oidc") && adapter !== undefined) withAdapterMethods(adapter, LINKING_METHODS, feature)
+  }
 }

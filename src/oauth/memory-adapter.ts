@@ -1,10 +1,11 @@
+import { AdapterError } from "../errors.js"
 import type { Account } from "../types.js"
-import type { Adapter, AdapterAccount, AdapterUser, VerificationToken } from "./adapter.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./adapter.js"
 
 /**
- * An {@link Adapter} that keeps everything in memory. For tests, demos and single-process
- * prototypes: data is lost on restart and not shared between processes. Emails are matched
- * case-insensitively.
+ * An {@link Adapter} that keeps everything in memory, with every method implemented. For tests,
+ * demos and single-process prototypes: data is lost on restart and not shared between processes.
+ * Emails are matched case-insensitively.
  *
  * Exported from `latchkey/oauth`.
  *
@@ -15,19 +16,20 @@ import type { Adapter, AdapterAccount, AdapterUser, VerificationToken } from "./
  * const { user, isNewUser } = await resolveSignIn(adapter, { ...signIn, provider })
  * ```
  */
-export function memoryAdapter(): Adapter & { users: Map<string, AdapterUser>; accounts: Map<string, AdapterAccount> } {
+export function memoryAdapter(): Required<Adapter> & { users: Map<string, AdapterUser>; accounts: Map<string, AdapterAccount> } {
   const users = new Map<string, AdapterUser>()
   const accounts = new Map<string, AdapterAccount>()
   const tokens = new Map<string, VerificationToken>()
+  const sessions = new Map<string, AdapterSession>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
   const accountKey = (account: Pick<Account, "provider" | "providerAccountId">) => `${account.provider}\u0000${account.providerAccountId}`
   const tokenKey = (token: { identifier: string; token: string }) => `${token.identifier}\u0000${token.token}`
   return {
     users,
     accounts,
     createUser(user) {
-      const created: AdapterUser = { ...user, id: user.id ?? crypto.randomUUID() }
-      users.set(created.id, created)
-      return created
+      const id = user.id ?? crypto.randomUUID()
+      return put(users, id, { ...user, id })
     },
     getUser: (id) => users.get(id) ?? null,
     getUserByEmail(email) {
@@ -39,30 +41,48 @@ export function memoryAdapter(): Adapter & { users: Map<string, AdapterUser>; ac
       const linked = accounts.get(accountKey(account))
       return linked ? (users.get(linked.userId) ?? null) : null
     },
-    linkAccount(account) {
-      accounts.set(accountKey(account), account)
-      return account
-    },
-    updateUser(user) {
-      const updated = { ...users.get(user.id), ...user } as AdapterUser
-      users.set(user.id, updated)
-      return updated
-    },
+    linkAccount: (account) => put(accounts, accountKey(account), account),
+    updateUser: (user) => put(users, user.id, { ...users.get(user.id), ...user } as AdapterUser),
     deleteUser(id) {
-      users.delete(id)
-      for (const [key, account] of accounts) if (account.userId === id) accounts.delete(key)
+      const owned: Map<string, { userId: string }>[] = [accounts, sessions, authenticators]
+      for (const rows of owned) for (const [key, row] of rows) if (row.userId === id) rows.delete(key)
+      return take(users, id) ?? null
     },
-    unlinkAccount(account) {
-      accounts.delete(accountKey(account))
+    unlinkAccount: (account) => take(accounts, accountKey(account)),
+    getAccount: (providerAccountId, provider) => accounts.get(accountKey({ provider, providerAccountId })) ?? null,
+    createSession: (session) => put(sessions, session.sessionToken, session),
+    getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      const user = session && users.get(session.userId)
+      return session && user ? { session, user } : null
     },
-    createVerificationToken(token) {
-      tokens.set(tokenKey(token), token)
-      return token
+    updateSession(session) {
+      const stored = sessions.get(session.sessionToken)
+      return stored ? put(sessions, stored.sessionToken, { ...stored, ...session }) : null
     },
-    useVerificationToken(params) {
-      const token = tokens.get(tokenKey(params)) ?? null
-      tokens.delete(tokenKey(params))
-      return token
+    deleteSession: (sessionToken) => take(sessions, sessionToken) ?? null,
+    createVerificationToken: (token) => put(tokens, tokenKey(token), token),
+    useVerificationToken: (params) => take(tokens, tokenKey(params)) ?? null,
+    createAuthenticator: (authenticator) => put(authenticators, authenticator.credentialID, authenticator),
+    getAuthenticator: (credentialID) => authenticators.get(credentialID) ?? null,
+    listAuthenticatorsByUserId: (userId) => [...authenticators.values()].filter((authenticator) => authenticator.userId === userId),
+    updateAuthenticatorCounter(credentialID, counter) {
+      const stored = authenticators.get(credentialID)
+      if (!stored) throw new AdapterError("updateAuthenticatorCounter", { name: "NotFoundError" })
+      return put(authenticators, credentialID, { ...stored, counter })
     },
   }
+}
+
+/** Stores `value` under `key` and returns it. */
+function put<V>(map: Map<string, V>, key: string, value: V): V {
+  map.set(key, value)
+  return value
+}
+
+/** Removes the value under `key` and returns it: what makes a verification token single-use. */
+function take<V>(map: Map<string, V>, key: string): V | undefined {
+  const value = map.get(key)
+  map.delete(key)
+  return value
 }

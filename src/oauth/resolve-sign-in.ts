@@ -1,6 +1,6 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
-import type { Adapter, AdapterAccount, AdapterUser } from "./adapter.js"
+import { LINKING_METHODS, withAdapterMethods, type Adapter, type AdapterAccount, type AdapterUser, type AdapterWith } from "./adapter.js"
 
 /**
  * What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone.
@@ -57,7 +57,8 @@ export interface ResolveSignInResult {
  * Exported from `latchkey/oauth`.
  *
  * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases; {@link index!AdapterError}
- * when linking the account fails in the adapter.
+ * when linking the account fails in the adapter; {@link index!MissingAdapterMethodError}, before
+ * anything is read or written, when the adapter lacks one of the linking methods.
  *
  * @example
  * ```ts
@@ -66,8 +67,9 @@ export interface ResolveSignInResult {
  * const { user, isNewUser } = await resolveSignIn(adapter, { ...signIn, provider: github, currentUserId: session?.sub })
  * ```
  */
-export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParams): Promise<ResolveSignInResult> {
+export async function resolveSignIn(given: Adapter, params: ResolveSignInParams): Promise<ResolveSignInResult> {
   const { account, provider, currentUserId } = params
+  const adapter = withAdapterMethods(given, LINKING_METHODS, `provider "${provider.id}" (account linking)`)
   // Only the account's identity: the adapter has no use for its tokens here.
   const known = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (known) {
@@ -90,7 +92,8 @@ export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParam
     return { user: sameEmail, account: await link(adapter, account, sameEmail.id), isNewUser: false, isNewAccount: true }
   }
   const { id: _providerUserId, ...fields } = params.user
-  const created = await adapter.createUser({ emailVerified: null, ...fields })
+  // The id is made here, as Auth.js does, so adapters whose tables have no id default work.
+  const created = await adapter.createUser({ emailVerified: null, ...fields, id: crypto.randomUUID() })
   return { user: created, account: await link(adapter, account, created.id), isNewUser: true, isNewAccount: true }
 }
 
@@ -99,7 +102,7 @@ export async function resolveSignIn(adapter: Adapter, params: ResolveSignInParam
  * what it was handed; such an error reaches the app's logger, so it is wrapped in an
  * AdapterError, which keeps only its name and code.
  */
-async function link(adapter: Adapter, account: Account, userId: string): Promise<AdapterAccount> {
+async function link(adapter: AdapterWith<"linkAccount">, account: Account, userId: string): Promise<AdapterAccount> {
   const linked: AdapterAccount = { ...account, userId }
   try {
     return (await adapter.linkAccount(linked)) || linked
