@@ -489,6 +489,30 @@ export class MissingAdapterMethodError extends LatchkeyError {
 }
 
 /**
+ * Thrown by a credentials provider's `authorize` to refuse a sign-in with a reason the client may
+ * see: the handler redirects to `?error=CredentialsSignin&code=<code>`, as Auth.js does. Subclass it
+ * and set `code` (letters, digits, `_` and `-`, at most 64; anything else is sent as
+ * `"credentials"`). Unlike every other latchkey error, its `code` is this client-facing value, so
+ * it is not part of {@link KnownLatchkeyError}. Auth.js's own `CredentialsSignin` is honoured too.
+ *
+ * @example
+ * ```ts
+ * import { CredentialsSignin } from "latchkey"
+ * class InvalidLogin extends CredentialsSignin {
+ *   override code = "invalid_credentials"
+ * }
+ * // in authorize(): throw new InvalidLogin() → /auth/signin?error=CredentialsSignin&code=invalid_credentials
+ * ```
+ */
+export class CredentialsSignin extends LatchkeyError {
+  override code: string = "credentials"
+
+  constructor(message = "The credentials were refused.") {
+    super(message)
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example

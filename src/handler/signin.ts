@@ -2,6 +2,7 @@
  * `/signin`: the page (GET), and starting a sign-in with one provider (POST, CSRF-checked):
  * a redirect to the OAuth provider, an emailed link, or a credentials check.
  */
+import { CredentialsSignin } from "../errors.js"
 import { startSignIn } from "../oauth/start.js"
 import type { CredentialsConfig, EmailConfig, AppProvider, ResolvedOAuthProvider, ResolvedProvider } from "../providers/types.js"
 import { callbackUrlCookie } from "./callback-url.js"
@@ -32,10 +33,24 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos }), cookies)
 }
 
-function signInUrl(context: RequestContext, error: string): string {
+function signInUrl(context: RequestContext, error: string, code?: string): string {
   const target = new URL(context.config.pages?.signIn ?? `${context.baseUrl}/signin`, context.origin)
   target.searchParams.set("error", error)
+  if (code !== undefined) target.searchParams.set("code", code)
   return target.href
+}
+
+const CLIENT_CODE = /^[\w-]{1,64}$/
+
+/**
+ * The client code of a refusal `authorize` threw: a latchkey `CredentialsSignin`, or Auth.js's own
+ * (its `type` says so). undefined for any other error, which is a failure, not a refusal.
+ */
+function credentialsSigninCode(error: unknown): string | undefined {
+  const isRefusal = error instanceof CredentialsSignin || (error as { type?: unknown } | null)?.type === "CredentialsSignin"
+  if (!isRefusal) return undefined
+  const code = (error as { code?: unknown }).code
+  return typeof code === "string" && CLIENT_CODE.test(code) ? code : "credentials"
 }
 
 async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvider, callbackUrl: string | undefined): Promise<Response> {
@@ -68,8 +83,15 @@ async function startEmail(context: RequestContext, provider: EmailConfig & AppPr
 async function startCredentials(context: RequestContext, provider: CredentialsConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
   const submitted: Record<string, unknown> = {}
   for (const name of Object.keys(provider.credentials)) submitted[name] = form.get(name) ?? undefined
-  const user = await provider.authorize(submitted, context.request)
-  if (!user) return redirect(signInUrl(context, "CredentialsSignin"))
+  let user
+  try {
+    user = await provider.authorize(submitted, context.request)
+  } catch (error) {
+    const code = credentialsSigninCode(error)
+    if (code === undefined) throw error
+    return redirect(signInUrl(context, "CredentialsSignin", code))
+  }
+  if (!user) return redirect(signInUrl(context, "CredentialsSignin", "credentials"))
   // As in Auth.js, a user without an id still signs in, under a fresh id.
   const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
   const account = { provider: provider.id, type: "credentials" as const, providerAccountId: id }

@@ -249,3 +249,50 @@ describe("Auth.js events, pages and triggers a migrating app uses", () => {
     expect(sessions).toHaveLength(1)
   })
 })
+
+describe("a CredentialsSignin thrown by authorize reaches the client with its code", () => {
+  async function refusedWith(thrown: unknown): Promise<URL> {
+    const provider = Credentials({
+      credentials: { username: {} },
+      authorize: () => {
+        throw thrown
+      },
+    })
+    const { browser } = app({ providers: [provider], logger: { error: () => {} } })
+    return (await postForm(browser, "/auth/signin/credentials", { csrfToken: await csrf(browser), username: "x" })).url
+  }
+
+  it("latchkey's CredentialsSignin, subclassed with its own code", async () => {
+    const { CredentialsSignin } = await import("../../src/errors.js")
+    class InvalidLogin extends CredentialsSignin {
+      override code = "invalid_credentials"
+    }
+    const url = await refusedWith(new InvalidLogin())
+    expect(url.pathname).toBe("/auth/signin")
+    expect(url.searchParams.get("error")).toBe("CredentialsSignin")
+    expect(url.searchParams.get("code")).toBe("invalid_credentials")
+  })
+
+  it("Auth.js's own CredentialsSignin, as a migrating app throws it", async () => {
+    const { CredentialsSignin } = await import("@auth/core/errors")
+    class Locked extends CredentialsSignin {
+      override code = "account_locked"
+    }
+    const url = await refusedWith(new Locked())
+    expect(url.searchParams.get("code")).toBe("account_locked")
+  })
+
+  it("a code that is not a plain token is sent as credentials; null from authorize is code=credentials", async () => {
+    const { CredentialsSignin } = await import("../../src/errors.js")
+    const hostile = Object.assign(new CredentialsSignin(), { code: "<script>alert(1)</script>" })
+    expect((await refusedWith(hostile)).searchParams.get("code")).toBe("credentials")
+    const { browser } = app({ providers: [Credentials({ credentials: {}, authorize: () => null })] })
+    const { url } = await postForm(browser, "/auth/signin/credentials", { csrfToken: await csrf(browser) })
+    expect(url.searchParams.get("code")).toBe("credentials")
+  })
+
+  it("any other error thrown by authorize is a Configuration failure, not a refusal", async () => {
+    const url = await refusedWith(new Error("database down"))
+    expect(url.searchParams.get("error")).toBe("Configuration")
+  })
+})
