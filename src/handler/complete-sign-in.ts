@@ -10,9 +10,11 @@
  * attach anything to the signed-in user.
  */
 import { OAuthAccountNotLinkedError } from "../errors.js"
+import { withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
+import { createDatabaseSession, isThisBrowsersToken, readDatabaseSession } from "./database-session.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
 import { applyJwtCallback, bindToBrowser, defaultClaims, isThisBrowsers, readClaims, sessionCookies } from "./session.js"
@@ -40,6 +42,13 @@ export function errorUrl(context: RequestContext, code: string): string {
 /** The signed-in user an OAuth sign-in may link to: this browser's own session's, or none. */
 async function linkingUserId(context: RequestContext, outcome: SignInOutcome): Promise<string | null> {
   if (outcome.provider.type !== "oauth" && outcome.provider.type !== "oidc") return null
+  if (context.sessionStrategy === "database") {
+    const found = await readDatabaseSession(context, false)
+    if (!found) return null
+    if (await isThisBrowsersToken(context, found.sessionToken)) return found.user.id
+    context.logger.warn("ERR_SESSION_NOT_BOUND", { message: "the session was not made in this browser; signing in without linking" })
+    return null
+  }
   const current = await readClaims(context)
   if (typeof current?.sub !== "string") return null
   if (await isThisBrowsers(context, current)) return current.sub
@@ -49,6 +58,7 @@ async function linkingUserId(context: RequestContext, outcome: SignInOutcome): P
 
 async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   const adapter = context.config.adapter
+  if (adapter && outcome.provider.type === "credentials" && context.sessionStrategy === "database") return credentialsUser(context, outcome)
   // Credentials sign in as the user authorize() returns, and are not stored, as in Auth.js.
   if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
   const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
@@ -61,6 +71,21 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
     return { user: user as User, isNewUser: false }
   }
   return { user: linked.user as User, isNewUser: linked.isNewUser }
+}
+
+/**
+ * Credentials with database sessions (which Auth.js refuses): a session row needs a user row, so
+ * the user `authorize` returned is looked up by id, and created when the adapter has none. No
+ * account is linked, and nothing links to the current session.
+ */
+async function credentialsUser(context: RequestContext, outcome: SignInOutcome) {
+  const adapter = withAdapterMethods(context.config.adapter, ["getUser", "createUser"], "credentials with database sessions")
+  const { id, ...fields } = outcome.user
+  const existing = id === undefined ? null : await adapter.getUser(id)
+  if (existing) return { user: existing as User, isNewUser: false }
+  const created = await adapter.createUser({ emailVerified: null, ...fields, email: fields.email ?? "", id: id ?? crypto.randomUUID() })
+  await fireEvent(context, "createUser", { user: created })
+  return { user: created as User, isNewUser: true }
 }
 
 /** Where a new user goes first: `pages.newUser`, carrying where they were headed; else there. */
@@ -84,6 +109,12 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   } catch (error) {
     if (error instanceof OAuthAccountNotLinkedError) return redirect(errorUrl(context, "OAuthAccountNotLinked"), extra)
     throw error
+  }
+  if (context.sessionStrategy === "database") {
+    // As in Auth.js, a database session runs no jwt callback: the row is the session.
+    await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
+    const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
+    return redirect(destination, [...extra, ...(await createDatabaseSession(context, linked.user as AdapterUser))])
   }
   const token = { token: defaultClaims(linked.user), user: linked.user, account: outcome.account, profile: outcome.profile, isNewUser: linked.isNewUser }
   // As in Auth.js: "signUp" when the adapter created the user in this sign-in.

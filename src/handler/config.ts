@@ -8,7 +8,7 @@ import { processEnv, readEnv, secretsFromEnv, type EnvRecord } from "../env.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import { secretsOrEnv } from "../jwt/secrets.js"
-import type { Adapter, AdapterUser } from "../oauth/adapter.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../oauth/adapter.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
@@ -44,7 +44,13 @@ export interface AuthCallbacks {
     session?: unknown
   }) => Awaitable<JWT | null>
   /** Shapes what `/session` and `auth()` return. */
-  session?: (params: { session: Session; token: JWT }) => Awaitable<Session>
+  session?: (params: {
+    session: Session
+    /** The session token's claims; with database sessions, claims made from the user (`sub` is the user's id). */
+    token: JWT
+    /** Database sessions: the adapter's user. */
+    user?: AdapterUser
+  }) => Awaitable<Session>
 }
 
 /**
@@ -61,7 +67,8 @@ export interface AuthCallbacks {
  */
 export interface AuthEvents {
   signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
-  signOut?: (message: { token: JWT | null }) => Awaitable<void>
+  /** `token` for JWT sessions; `session` (the adapter's row) for database sessions. */
+  signOut?: (message: { token: JWT | null; session?: AdapterSession | null }) => Awaitable<void>
   createUser?: (message: { user: AdapterUser }) => Awaitable<void>
   /** An existing user was updated: their `emailVerified`, when they follow an emailed link. */
   updateUser?: (message: { user: AdapterUser }) => Awaitable<void>
@@ -121,7 +128,21 @@ export interface AuthConfig {
   secret?: SecretInput
   /** Where the handler is mounted. Default `/auth`. */
   basePath?: string
-  session?: { maxAge?: number; updateAge?: number }
+  session?: {
+    /**
+     * Where sessions live: `"jwt"`, sealed in the cookie, or `"database"`, a row through the adapter
+     * with an opaque token in the cookie. Default: `"database"` with an adapter, else `"jwt"`, as
+     * in Auth.js.
+     */
+    strategy?: "jwt" | "database"
+    maxAge?: number
+    updateAge?: number
+    /**
+     * Database sessions only: keep a sealed copy of the session in a short-lived cookie, so most
+     * reads skip the database. A revoked session then ends within `maxAge` seconds, not at once.
+     */
+    cache?: { maxAge: number }
+  }
   jwt?: {
     maxAge?: number
     encode?: (params: JWTEncodeParams) => Awaitable<string>
@@ -176,6 +197,10 @@ export interface SettledConfig {
   basePath: string
   sessionMaxAge: number
   updateAge: number
+  /** Where sessions live. */
+  sessionStrategy: "jwt" | "database"
+  /** Database sessions: seconds a sealed copy in a cookie is trusted; 0 for none. */
+  sessionCacheMaxAge: number
   trustHost: boolean
   /** `AUTH_URL`, when set: the pinned public origin. */
   pinnedUrl: URL | undefined
@@ -217,6 +242,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     basePath,
     sessionMaxAge,
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
+    ...settleStrategy(config),
     trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
     pinnedUrl,
     config,
@@ -258,6 +284,16 @@ function checkPages(pages: AuthPages | undefined, pinnedUrl: URL | undefined): v
       throw new InvalidOptionError(`pages.${name}`, `pages.${name} is on another origin than AUTH_URL (${pinnedUrl.origin}).`)
     }
   }
+}
+
+/** The session strategy, and its cache; a strategy or cache that cannot work is refused. */
+function settleStrategy(config: AuthConfig): { sessionStrategy: "jwt" | "database"; sessionCacheMaxAge: number } {
+  const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt")
+  if (strategy !== "jwt" && strategy !== "database") throw new InvalidOptionError("session.strategy", 'session.strategy must be "jwt" or "database".')
+  if (strategy === "database" && !config.adapter) throw new InvalidOptionError("session.strategy", 'database sessions need an adapter; pass one, or use strategy "jwt".')
+  const cache = config.session?.cache
+  if (cache !== undefined && strategy !== "database") throw new InvalidOptionError("session.cache", "session.cache is for database sessions.")
+  return { sessionStrategy: strategy, sessionCacheMaxAge: positiveSeconds(cache?.maxAge, "session.cache.maxAge", 0) }
 }
 
 /** The code of an error for a log line: a latchkey code, else the error's name. */

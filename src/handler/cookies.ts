@@ -15,7 +15,7 @@ import { readChunkedCookie, requestCookies, setCookieHeaders, type SessionCookie
  * const renamed: HandlerCookie[] = ["sessionToken"] // the ones this app gives its own names
  * ```
  */
-export type HandlerCookie = "sessionToken" | "callbackUrl" | "csrfToken"
+export type HandlerCookie = "sessionToken" | "callbackUrl" | "csrfToken" | "sessionCache"
 
 /**
  * One cookie's name and attributes, overriding the defaults.
@@ -59,6 +59,7 @@ function defaultName(which: HandlerCookie, secure: boolean): string {
   // __Host- pins the CSRF cookie to this host and path /, so a sibling subdomain cannot toss it.
   if (which === "csrfToken") return secure ? "__Host-authjs.csrf-token" : "authjs.csrf-token"
   const prefix = secure ? "__Secure-" : ""
+  if (which === "sessionCache") return `${prefix}latchkey.session-cache`
   return which === "sessionToken" ? `${prefix}authjs.session-token` : `${prefix}authjs.callback-url`
 }
 
@@ -79,7 +80,7 @@ const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
   for (const [which, custom] of Object.entries(cookies ?? {})) {
     const option = `cookies.${which}`
-    if (!["sessionToken", "callbackUrl", "csrfToken"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
+    if (!["sessionToken", "callbackUrl", "csrfToken", "sessionCache"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
     const { name, options } = custom ?? {}
     if (name !== undefined && (typeof name !== "string" || !COOKIE_NAME.test(name))) throw new InvalidOptionError(option, `${option}.name must be a cookie name.`)
     if (name?.startsWith("__Host-") && (options?.domain !== undefined || (options?.path ?? "/") !== "/")) {

@@ -17,6 +17,7 @@ import { callbackRoute } from "./callback.js"
 import { fireEvent, publicOrigin, settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
 import { errorUrl } from "./complete-sign-in.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
+import { currentDatabaseSession, databaseSessionFor, endDatabaseSession, readDatabaseSession } from "./database-session.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin, safeRedirect } from "./redirect.js"
 import { html, json, redirect, text } from "./response.js"
@@ -99,6 +100,11 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
+  if (context.sessionStrategy === "database") {
+    // The row is the session: an update re-reads it (extending it when due) through the session callback.
+    const found = await readDatabaseSession(context, true)
+    return found ? json(await databaseSessionFor(context, found), found.cookies, 200, PRIVATE) : json(null, [], 200, PRIVATE)
+  }
   const claims = await readClaims(context)
   if (!claims) return json(null)
   const data = form.get("data")
@@ -116,9 +122,9 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
 }
 
 async function signOut(context: RequestContext, form: URLSearchParams): Promise<Response> {
-  const claims = await readClaims(context)
-  await fireEvent(context, "signOut", { token: claims })
   const destination = await safeRedirect(context, form.get("callbackUrl"))
+  if (context.sessionStrategy === "database") return redirect(destination, await endDatabaseSession(context))
+  await fireEvent(context, "signOut", { token: await readClaims(context) })
   return redirect(destination, clearSessionCookies(context))
 }
 
@@ -150,7 +156,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
     case "callback":
       return provider ? callbackRoute(context, provider) : redirect(errorUrl(context, "Configuration"))
     case "session": {
-      const { session, cookies } = await currentSession(context)
+      const { session, cookies } = context.sessionStrategy === "database" ? await currentDatabaseSession(context) : await currentSession(context)
       return json(session, cookies, 200, PRIVATE)
     }
     case "signout": {
@@ -260,6 +266,10 @@ export function createAuth(config: AuthConfig): Auth {
     const origin = resolved === "untrusted" ? url.origin : resolved
     // The one cookie the handler itself would read for this origin: never the plain name on https.
     const context = contextFor(request, url, origin, [])
+    if (context.sessionStrategy === "database") {
+      const found = await readDatabaseSession(context, false)
+      return found ? databaseSessionFor(context, found) : null
+    }
     const claims = await readClaims(context)
     if (!claims) return null
     const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })

@@ -6,7 +6,9 @@
 import { InvalidProviderError } from "../errors.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
+import { withAdapterMethods } from "../oauth/adapter.js"
 import type { SettledConfig } from "./config.js"
+import { SESSION_METHODS } from "./database-session.js"
 
 /** Token endpoint authentication methods that need the client secret. */
 const SECRET_METHODS = new Set(["client_secret_basic", "client_secret_post", "client_secret_jwt"])
@@ -32,5 +34,6 @@ export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
   if (config.basePath !== undefined && pinnedPath !== undefined && pinnedPath !== "/" && pinnedPath.replace(/\/$/, "") !== settled.basePath) {
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })
   }
+  if (settled.sessionStrategy === "database") withAdapterMethods(config.adapter, SESSION_METHODS, "database sessions")
   return providers
 }

@@ -222,7 +222,7 @@ describe("Auth.js events, pages and triggers a migrating app uses", () => {
     const adapter = memoryAdapter()
     const links: string[] = []
     const provider: EmailConfig = { id: "email", name: "Email", type: "email", from: "a@example.com", sendVerificationRequest: ({ url }) => void links.push(url) }
-    const { browser } = app({ providers: [provider], adapter, pages: { newUser: "/welcome" }, callbacks: { jwt: ({ token, trigger }) => (triggers.push(trigger), token) } })
+    const { browser } = app({ providers: [provider], adapter, session: { strategy: "jwt" }, pages: { newUser: "/welcome" }, callbacks: { jwt: ({ token, trigger }) => (triggers.push(trigger), token) } })
     await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser), email: "new@example.com", callbackUrl: "/dash" })
     const first = await browser.open(links[0]!)
     expect(first.url.pathname).toBe("/welcome")

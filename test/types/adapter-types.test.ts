@@ -105,7 +105,9 @@ describe("an Auth.js adapter type-checks as it is", () => {
   it("accepts an Auth.js adapter with no methods at all", () => {
     const minimal: AuthJsAdapter = {}
     expectTypeOf(minimal).toExtend<Adapter>()
-    expect(createAuth({ providers: [credentials()], secret: SECRET, env: {}, adapter: minimal }).handler).toBeTypeOf("function")
+    // JWT sessions need no adapter method; database sessions (the default with an adapter) need the session ones.
+    expect(createAuth({ providers: [credentials()], secret: SECRET, env: {}, adapter: minimal, session: { strategy: "jwt" } }).handler).toBeTypeOf("function")
+    expect(() => createAuth({ providers: [credentials()], secret: SECRET, env: {}, adapter: minimal })).toThrow(expect.objectContaining({ code: "ERR_ADAPTER_METHOD", methods: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] }))
   })
 
   it("accepts an Auth.js adapter with only the linking methods", () => {
