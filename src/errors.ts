@@ -489,6 +489,28 @@ export class MissingAdapterMethodError extends LatchkeyError {
 }
 
 /**
+ * `unlinkAccount` was asked to remove the last way a user can sign in (or one it cannot show is
+ * not the last), which would lock the user out.
+ *
+ * @example
+ * ```ts
+ * import { LastSignInMethodError } from "latchkey"
+ * try {
+ *   await unlinkAccount(userId, { provider: "github", providerAccountId })
+ * } catch (error) {
+ *   if (error instanceof LastSignInMethodError) console.info("link another account first")
+ * }
+ * ```
+ */
+export class LastSignInMethodError extends LatchkeyError {
+  override readonly code = "ERR_LAST_SIGN_IN_METHOD"
+
+  constructor(message = "This is the user's last way to sign in; link another one first.") {
+    super(message)
+  }
+}
+
+/**
  * Thrown by a credentials provider's `authorize` to refuse a sign-in with a reason the client may
  * see: the handler redirects to `?error=CredentialsSignin&code=<code>`, as Auth.js does. Subclass it
  * and set `code` (letters, digits, `_` and `-`, at most 64; anything else is sent as
@@ -541,6 +563,7 @@ export type KnownLatchkeyError =
   | OAuthAccountNotLinkedError
   | AdapterError
   | MissingAdapterMethodError
+  | LastSignInMethodError
 
 /**
  * Every stable error code.

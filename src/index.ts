@@ -6,7 +6,7 @@
  * @module
  */
 export { createAuth, MAX_BODY_BYTES } from "./handler/index.js"
-export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie } from "./handler/index.js"
+export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie, AccountApi } from "./handler/index.js"
 export {
   LatchkeyError,
   InvalidOptionError,

@@ -12,6 +12,7 @@ import { requireAdapterMethods } from "../oauth/adapter.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { Session } from "../types.js"
+import { accountApi, type AccountApi } from "./accounts.js"
 import { readBoundedBody } from "./body.js"
 import { callbackRoute } from "./callback.js"
 import { fireEvent, publicOrigin, settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
@@ -27,6 +28,7 @@ import { checkAtStartup } from "./startup.js"
 
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
 export type { CookieOption, CookiesOptions, HandlerCookie } from "./cookies.js"
+export type { AccountApi } from "./accounts.js"
 export type { ClientErrorCode } from "./errors.js"
 export { MAX_BODY_BYTES } from "./body.js"
 
@@ -41,7 +43,7 @@ export { MAX_BODY_BYTES } from "./body.js"
  * const session = await auth(request) // null when signed out
  * ```
  */
-export interface Auth {
+export interface Auth extends AccountApi {
   /** Handles every request under `basePath`. */
   handler: (request: Request) => Promise<Response>
   /** The session of a request, or null. Reads only; it never sets cookies. */
@@ -194,7 +196,8 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
 export function createAuth(config: AuthConfig): Auth {
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
-  requireAdapterMethods(config.adapter, checkAtStartup(settled))
+  const startupProviders = checkAtStartup(settled)
+  requireAdapterMethods(config.adapter, startupProviders)
 
   function providersFor(origin: string): ResolvedProvider[] {
     let providers = providersByOrigin.get(origin)
@@ -276,5 +279,5 @@ export function createAuth(config: AuthConfig): Auth {
     return shaped ? sessionFor(context, shaped) : null
   }
 
-  return { handler, auth }
+  return { handler, auth, ...accountApi(settled, startupProviders) }
 }

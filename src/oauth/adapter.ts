@@ -139,6 +139,17 @@ export interface Adapter {
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /**
+   * latchkey's extension, not Auth.js's: deletes every session of a user, for "sign out
+   * everywhere" (`revokeSessions`). An Auth.js adapter lacks it; add it in one line, such as
+   * `deleteSessionsByUserId: (id) => pool.query('delete from sessions where "userId" = $1', [id])`.
+   */
+  deleteSessionsByUserId?(userId: string): Awaitable<void>
+  /**
+   * latchkey's extension, not Auth.js's: a user's linked accounts, so `unlinkAccount` can tell
+   * whether another way to sign in remains.
+   */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
 }
 
 /** What account linking calls (`resolveSignIn`): every OAuth, OIDC and email sign-in with an adapter. */

@@ -66,6 +66,10 @@ export function memoryAdapter(): Required<Adapter> & { users: Map<string, Adapte
     createAuthenticator: (authenticator) => put(authenticators, authenticator.credentialID, authenticator),
     getAuthenticator: (credentialID) => authenticators.get(credentialID) ?? null,
     listAuthenticatorsByUserId: (userId) => [...authenticators.values()].filter((authenticator) => authenticator.userId === userId),
+    deleteSessionsByUserId(userId) {
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+    },
+    listAccountsByUserId: (userId) => [...accounts.values()].filter((account) => account.userId === userId),
     updateAuthenticatorCounter(credentialID, counter) {
       const stored = authenticators.get(credentialID)
       if (!stored) throw new AdapterError("updateAuthenticatorCounter", { name: "NotFoundError" })

@@ -1,0 +1,85 @@
+/**
+ * Account management for server code: revoke one session or every session of a user, unlink an
+ * account, delete a user. These give the adapter methods latchkey never calls while signing in
+ * (`deleteSession`, `unlinkAccount`, `deleteUser`) their callers, with the checks an app would
+ * otherwise forget: an account is unlinked only from its owner, and never when it is the user's
+ * last way to sign in.
+ */
+import { InvalidOptionError, LastSignInMethodError, OAuthAccountNotLinkedError } from "../errors.js"
+import { withAdapterMethods } from "../oauth/adapter.js"
+import type { ResolvedProvider } from "../providers/types.js"
+import type { SettledConfig } from "./config.js"
+
+/**
+ * What `createAuth` returns besides the handler, for account pages and admin tools.
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "latchkey"
+ * const { revokeSessions } = createAuth({ providers, adapter })
+ * await revokeSessions(userId) // "sign out everywhere": the user's next request is signed out
+ * ```
+ */
+export interface AccountApi {
+  /** Ends one database session; its next request is signed out. */
+  revokeSession(sessionToken: string): Promise<void>
+  /** Ends every database session of a user ("sign out everywhere"); needs the adapter's `deleteSessionsByUserId`. */
+  revokeSessions(userId: string): Promise<void>
+  /** Unlinks an account from its user; refuses one owned by another user, or the user's last way to sign in. */
+  unlinkAccount(userId: string, account: { provider: string; providerAccountId: string }): Promise<void>
+  /** Deletes a user with their accounts and sessions (as the adapter's `deleteUser` cascades). */
+  deleteUser(userId: string): Promise<void>
+}
+
+function databaseOnly(settled: SettledConfig, what: string): void {
+  if (settled.sessionStrategy !== "database") {
+    throw new InvalidOptionError("session.strategy", `${what} needs database sessions: a JWT session lives until it expires. Use strategy "database" (with session.cache for speed).`)
+  }
+}
+
+/** The account API over the settled configuration; `providers` says which ways to sign in exist. */
+export function accountApi(settled: SettledConfig, providers: readonly ResolvedProvider[]): AccountApi {
+  const adapterWith = <M extends Parameters<typeof withAdapterMethods>[1][number]>(methods: readonly M[], feature: string) =>
+    withAdapterMethods(settled.config.adapter, methods, feature)
+
+  /** Whether the user can still sign in some other way than with `removed`. */
+  async function hasAnotherWay(userId: string, removed: { provider: string; providerAccountId: string }): Promise<boolean> {
+    const adapter = adapterWith(["getUser"], "unlinkAccount")
+    const user = await adapter.getUser(userId)
+    if (user?.email && providers.some((provider) => provider.type === "email")) return true
+    if (adapter.listAuthenticatorsByUserId && providers.some((provider) => provider.type === "webauthn")) {
+      if ((await adapter.listAuthenticatorsByUserId(userId)).length > 0) return true
+    }
+    if (!adapter.listAccountsByUserId) return false
+    const accounts = await adapter.listAccountsByUserId(userId)
+    return accounts.some((account) => account.provider !== removed.provider || account.providerAccountId !== removed.providerAccountId)
+  }
+
+  return {
+    async revokeSession(sessionToken) {
+      databaseOnly(settled, "revokeSession")
+      await adapterWith(["deleteSession"], "revokeSession").deleteSession(sessionToken)
+    },
+    async revokeSessions(userId) {
+      databaseOnly(settled, "revokeSessions")
+      await adapterWith(["deleteSessionsByUserId"], "revokeSessions").deleteSessionsByUserId(userId)
+    },
+    async unlinkAccount(userId, account) {
+      const adapter = adapterWith(["getUserByAccount", "unlinkAccount"], "unlinkAccount")
+      const owner = await adapter.getUserByAccount(account)
+      if (!owner || String(owner.id) !== String(userId)) throw new OAuthAccountNotLinkedError(account.provider, "this account is not linked to that user.")
+      if (!(await hasAnotherWay(userId, account))) {
+        throw new LastSignInMethodError(
+          adapter.listAccountsByUserId ? undefined : "The adapter cannot list the user's accounts (add listAccountsByUserId), so this could be their last way to sign in."
+        )
+      }
+      await adapter.unlinkAccount(account)
+    },
+    async deleteUser(userId) {
+      const adapter = adapterWith(["deleteUser"], "deleteUser")
+      // Sessions first: if the adapter does not cascade, no session outlives its user.
+      await adapter.deleteSessionsByUserId?.(userId)
+      await adapter.deleteUser(userId)
+    },
+  }
+}
