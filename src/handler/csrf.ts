@@ -24,12 +24,25 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 type CsrfContext = Pick<RequestContext, "request" | "secure" | "secret" | "config">
 
-/** The request's valid CSRF token, if its cookie carries one made with this secret. */
+/** SHA-256 of `text`, lower-case hex: how Auth.js writes the CSRF cookie's hash. */
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))
+  let out = ""
+  for (const byte of digest) out += byte.toString(16).padStart(2, "0")
+  return out
+}
+
+/**
+ * The request's valid CSRF token, if its cookie carries one made with this secret. The hash is
+ * read in hex (Auth.js's format, and latchkey's) or base64url (latchkey 0.1), so a CSRF cookie
+ * carries over a move in either direction, and a form already open keeps working.
+ */
 export async function cookieToken(context: CsrfContext): Promise<string | undefined> {
   const value = requestCookies(context.request)[cookieSpec(context, "csrfToken").name]
   const [token, hash, ...rest] = value?.split("|") ?? []
   if (!token || !hash || rest.length > 0) return undefined
-  for (const candidate of context.secret) if (constantTimeEqual(hash, await sha256(`${token}${candidate}`))) return token
+  const encode = hash.length === 64 ? sha256Hex : sha256
+  for (const candidate of context.secret) if (constantTimeEqual(hash, await encode(`${token}${candidate}`))) return token
   return undefined
 }
 
@@ -43,7 +56,7 @@ export async function csrfToken(context: CsrfContext, keepFor?: number): Promise
   if (existing && keepFor === undefined) return { token: existing, cookies: [] }
   const token = existing ?? encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
   const { name, options } = cookieSpec(context, "csrfToken", keepFor)
-  const value = `${token}|${await sha256(`${token}${context.secret[0]}`)}`
+  const value = `${token}|${await sha256Hex(`${token}${context.secret[0]}`)}`
   return { token, cookies: setCookieHeaders({ name, value, options }) }
 }
 

@@ -296,3 +296,20 @@ describe("a CredentialsSignin thrown by authorize reaches the client with its co
     expect(url.searchParams.get("error")).toBe("Configuration")
   })
 })
+
+describe("the CSRF cookie", () => {
+  it("is written as Auth.js writes it (hex hash), and latchkey 0.1's base64url form is still read", async () => {
+    const { dispatch, browser } = app({ providers: [Credentials({ credentials: {}, authorize: () => ({ id: "1", name: "Ada" }) })] })
+    await csrf(browser)
+    expect(decodeURIComponent(browser.cookies(APP).get("authjs.csrf-token")!)).toMatch(/^[A-Za-z0-9_-]+\|[0-9a-f]{64}$/)
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`legacy-token${SECRET}`)))
+    const base64url = btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+    const response = await dispatch(`${APP}/auth/signin/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: `authjs.csrf-token=${encodeURIComponent(`legacy-token|${base64url}`)}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: "legacy-token" }).toString(),
+    })
+    expect(response.headers.get("location")).toBe(`${APP}/`)
+  })
+})

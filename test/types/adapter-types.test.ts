@@ -126,7 +126,7 @@ describe("an Auth.js adapter type-checks as it is", () => {
     const adapter = PrismaAdapter({} as PrismaLike)
     expectTypeOf(adapter).toExtend<NonNullable<AuthConfig["adapter"]>>()
     expect(createAuth({ providers: [credentials()], secret: SECRET, env: {}, adapter }).auth).toBeTypeOf("function")
-    expect(Object.keys(adapter)).toHaveLength(21)
+    expect(Object.keys(adapter)).toHaveLength(19)
   })
 
   it("types memoryAdapter() as the full adapter: every method present (Auth.js's 19 and latchkey's 2 extensions)", () => {
