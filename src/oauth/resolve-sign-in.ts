@@ -73,7 +73,8 @@ export async function resolveSignIn(given: Adapter, params: ResolveSignInParams)
   // Only the account's identity: the adapter has no use for its tokens here.
   const known = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (known) {
-    if (currentUserId && known.id !== currentUserId) {
+    // Compared as strings: some adapters (pg) answer numeric ids.
+    if (currentUserId && String(known.id) !== String(currentUserId)) {
       throw new OAuthAccountNotLinkedError(provider.id, "this account is already linked to another user.")
     }
     return { user: known, account: { ...account, userId: known.id }, isNewUser: false, isNewAccount: false }
@@ -94,7 +95,14 @@ export async function resolveSignIn(given: Adapter, params: ResolveSignInParams)
   const { id: _providerUserId, ...fields } = params.user
   // The id is made here, as Auth.js does, so adapters whose tables have no id default work.
   const created = await adapter.createUser({ emailVerified: null, ...fields, id: crypto.randomUUID() })
-  return { user: created, account: await link(adapter, account, created.id), isNewUser: true, isNewAccount: true }
+  try {
+    return { user: created, account: await link(adapter, account, created.id), isNewUser: true, isNewAccount: true }
+  } catch (failure) {
+    // Nothing half-written: a user left without the account would hold the email, and the retry
+    // would be refused as OAuthAccountNotLinked. Removing it lets the retry start clean.
+    await Promise.resolve(given.deleteUser?.(created.id)).catch(() => undefined)
+    throw failure
+  }
 }
 
 /**

@@ -203,3 +203,27 @@ describe("a database that fails", () => {
     expect(() => secureApp({ providers: [corp()], session: { cache: { maxAge: 30 } } })).toThrow(expect.objectContaining({ option: "session.cache" }))
   })
 })
+
+describe("nothing half-written", () => {
+  it("a sign-in whose linkAccount fails after createUser leaves no user behind, and the retry signs in", async () => {
+    const { adapter, base } = countingAdapter()
+    let failures = 1
+    const flaky = {
+      ...adapter,
+      linkAccount: (account: Parameters<typeof base.linkAccount>[0]) => {
+        if (failures-- > 0) throw new Error("connection reset")
+        return base.linkAccount(account)
+      },
+    }
+    const site = secureApp({ providers: [corp()], adapter: flaky, logger: { error: () => {} } })
+    const browser = site.browser()
+    idp.signInAs(ADA.sub)
+    const { url } = await post(browser, "/auth/signin/corp", { csrfToken: await csrfOf(browser) })
+    expect(url.searchParams.get("error")).not.toBeNull()
+    expect(base.users.size).toBe(0)
+    expect(base.accounts.size).toBe(0)
+    await post(browser, "/auth/signin/corp", { csrfToken: await csrfOf(browser) })
+    expect(await sessionOf(browser)).toMatchObject({ user: { email: ADA.email } })
+    expect(base.users.size).toBe(1)
+  })
+})
