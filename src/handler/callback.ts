@@ -7,6 +7,7 @@ import { finishSignIn } from "../oauth/finish.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { clearCallbackUrl, savedCallbackUrl } from "./callback-url.js"
 import type { RequestContext } from "./config.js"
+import { checkCookieNameFor, flowOptions } from "./flow-options.js"
 import { forwardedCallback, redirectUriFor } from "./redirect-proxy.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
@@ -35,17 +36,11 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
   if (forward === "refused") return redirect(errorUrl(context, "Configuration"))
   if (forward !== undefined) return redirect(forward)
   try {
-    const result = await finishSignIn(provider, context.request, {
-      redirectUri: redirectUriFor(context, provider),
-      secret: context.secret,
-      secure: context.secure,
-      fetch: context.config.fetch,
-      timeout: context.config.timeout,
-    })
+    const result = await finishSignIn(provider, context.request, { ...flowOptions(context), redirectUri: redirectUriFor(context, provider) })
     const cookies = [...result.cookies, ...clearCallbackUrl(context)]
     return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {
     context.logger.error(error as Error)
-    return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure))
+    return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure, (check) => checkCookieNameFor(context, check)))
   }
 }

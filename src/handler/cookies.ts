@@ -3,7 +3,7 @@
  * from the `cookies` option), their attributes, and the one writer they all go through,
  * `latchkey/jwt`'s `setCookieHeaders`.
  */
-import { InvalidOptionError } from "../errors.js"
+import { InvalidOptionError, type CheckName } from "../errors.js"
 import { readChunkedCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
 
 /**
@@ -42,7 +42,23 @@ export interface CookieOption {
  * export const { handler, auth } = createAuth({ providers: [], cookies })
  * ```
  */
-export type CookiesOptions = Partial<Record<HandlerCookie, CookieOption>>
+export type CookiesOptions = Partial<Record<HandlerCookie, CookieOption>> & Partial<Record<CheckCookie, { name: string }>>
+
+/** The sign-in check cookies, as Auth.js names them in its `cookies` option; only their names can change. */
+export type CheckCookie = "pkceCodeVerifier" | "state" | "nonce"
+
+const CHECKS: Record<CheckCookie, CheckName> = { pkceCodeVerifier: "pkce", state: "state", nonce: "nonce" }
+
+/** The check cookie names the `cookies` option gives, for the flow's `checkCookieNames`. */
+export function checkCookieNames(cookies: CookiesOptions | undefined): Partial<Record<CheckName, string>> | undefined {
+  if (!cookies) return undefined
+  const names: Partial<Record<CheckName, string>> = {}
+  for (const [key, check] of Object.entries(CHECKS) as [CheckCookie, CheckName][]) {
+    const name = cookies[key]?.name
+    if (name !== undefined) names[check] = name
+  }
+  return Object.keys(names).length > 0 ? names : undefined
+}
 
 /** What a cookie is read and written with. */
 export interface CookieSpec {
@@ -78,9 +94,11 @@ const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
  * a `__Host-` cookie with a domain or a path other than `/`, a prefixed cookie without Secure.
  */
 export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
-  for (const [which, custom] of Object.entries(cookies ?? {})) {
+  for (const [which, custom] of Object.entries(cookies ?? {}) as [string, CookieOption | undefined][]) {
     const option = `cookies.${which}`
-    if (!["sessionToken", "callbackUrl", "csrfToken", "sessionCache"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
+    const isCheck = Object.hasOwn(CHECKS, which)
+    if (!isCheck && !["sessionToken", "callbackUrl", "csrfToken", "sessionCache"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
+    if (isCheck && custom?.options !== undefined) throw new InvalidOptionError(option, `${option}: only the name of a check cookie can change; its attributes are the flow's.`)
     const { name, options } = custom ?? {}
     if (name !== undefined && (typeof name !== "string" || !COOKIE_NAME.test(name))) throw new InvalidOptionError(option, `${option}.name must be a cookie name.`)
     if (name?.startsWith("__Host-") && (options?.domain !== undefined || (options?.path ?? "/") !== "/")) {

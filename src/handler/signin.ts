@@ -8,6 +8,7 @@ import type { CredentialsConfig, EmailConfig, AppProvider, ResolvedOAuthProvider
 import { callbackUrlCookie } from "./callback-url.js"
 import type { RequestContext } from "./config.js"
 import { csrfToken } from "./csrf.js"
+import { flowOptions } from "./flow-options.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
 import { logoMarkup } from "./pages/logos.js"
@@ -57,7 +58,7 @@ async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvid
   const proxied = await proxiedSignIn(context, provider)
   if (proxied === "refused") return redirect(errorUrl(context, "Configuration"))
   const redirectUri = proxied?.redirectUri ?? provider.callbackUrl
-  const { url, cookies } = await startSignIn(provider, { redirectUri, state: proxied?.state, secret: context.secret, secure: context.secure, fetch: context.config.fetch, timeout: context.config.timeout })
+  const { url, cookies } = await startSignIn(provider, { ...flowOptions(context), redirectUri, state: proxied?.state })
   return redirect(url.href, [...cookies, ...(await callbackUrlCookie(context, callbackUrl))])
 }
 

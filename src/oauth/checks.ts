@@ -88,10 +88,10 @@ interface SealedCheck {
 }
 
 /** Set-Cookie values holding each check value, sealed and bound to the provider. */
-export async function sealChecks(provider: ResolvedOAuthProvider, values: CheckValues, secret: string[], secure: boolean): Promise<string[]> {
+export async function sealChecks(provider: ResolvedOAuthProvider, values: CheckValues, secret: string[], secure: boolean, nameOf = (check: CheckName) => checkCookieName(check, secure)): Promise<string[]> {
   const cookies: string[] = []
   for (const [check, value] of Object.entries(values) as [CheckName, string][]) {
-    const name = checkCookieName(check, secure)
+    const name = nameOf(check)
     const token = await encode<SealedCheck>({ token: { value, provider: provider.id }, secret, salt: name, maxAge: CHECK_MAX_AGE })
     cookies.push(...setCookieHeaders({ name, value: token, options: checkCookieOptions(provider, secure, CHECK_MAX_AGE) }))
   }
@@ -104,12 +104,13 @@ export async function readChecks(
   checks: CheckName[],
   request: Request,
   secret: string[],
-  secure: boolean
+  secure: boolean,
+  nameOf = (check: CheckName) => checkCookieName(check, secure)
 ): Promise<CheckValues> {
   const cookies = parseCookieHeader(request.headers.get("cookie"))
   const values: CheckValues = {}
   for (const check of checks) {
-    const name = checkCookieName(check, secure)
+    const name = nameOf(check)
     const token = cookies[name]
     if (!token) throw new InvalidCheckError(check, "missing")
     const sealed = await decode<SealedCheck>({ token, secret, salt: name }).catch(() => null)
@@ -120,6 +121,6 @@ export async function readChecks(
 }
 
 /** Set-Cookie values that clear the check cookies. */
-export function clearChecks(provider: ResolvedOAuthProvider, checks: CheckName[], secure: boolean): string[] {
-  return checks.flatMap((check) => setCookieHeaders({ name: checkCookieName(check, secure), value: null, options: checkCookieOptions(provider, secure, 0) }))
+export function clearChecks(provider: ResolvedOAuthProvider, checks: CheckName[], secure: boolean, nameOf = (check: CheckName) => checkCookieName(check, secure)): string[] {
+  return checks.flatMap((check) => setCookieHeaders({ name: nameOf(check), value: null, options: checkCookieOptions(provider, secure, 0) }))
 }

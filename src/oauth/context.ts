@@ -4,10 +4,11 @@
  * oauth4webapi client and its authentication, and the secret that seals check cookies.
  */
 import * as oauth from "oauth4webapi"
-import { InvalidOptionError, InvalidProviderError } from "../errors.js"
+import { InvalidOptionError, InvalidProviderError, type CheckName } from "../errors.js"
 import { secretsOrEnv, type SecretInput } from "../jwt/secrets.js"
 import { resolveProvider } from "../providers/core/resolve.js"
 import type { OAuthConfig, ResolvedOAuthProvider } from "../providers/types.js"
+import { checkCookieName } from "./checks.js"
 import { authorizationServer } from "./discovery.js"
 import type { HttpOptions } from "./http.js"
 
@@ -40,8 +41,14 @@ export interface SignInOptions extends HttpOptions {
   redirectUri: string
   /** Seals the check cookies. Default: `AUTH_SECRET` (and its rotation variables). */
   secret?: SecretInput
-  /** Use `__Secure-` cookie names and the Secure attribute. Default: whether `redirectUri` is https. */
+  /** Use `__Host-` cookie names and the Secure attribute. Default: whether `redirectUri` is https. */
   secure?: boolean
+  /**
+   * Names for the check cookies instead of `authjs.pkce.code_verifier`, `authjs.state` and
+   * `authjs.nonce` (`__Host-` over https). A name without `__Host-` can be set by a sibling
+   * subdomain, which the default names prevent.
+   */
+  checkCookieNames?: Partial<Record<CheckName, string>>
 }
 
 function isResolved(provider: FlowProvider): provider is ResolvedOAuthProvider {
@@ -85,6 +92,8 @@ export interface FlowContext {
   secret: string[]
   secure: boolean
   redirectUri: string
+  /** The cookie name of each check. */
+  cookieName: (check: CheckName) => string
 }
 
 /** Validates the options and prepares the context of a sign-in step. */
@@ -97,12 +106,14 @@ export async function flowContext(provider: FlowProvider, options: SignInOptions
     throw new InvalidOptionError("redirectUri", "redirectUri must be an absolute URL.")
   }
   const resolved = resolvedProvider(provider, options.redirectUri)
+  const secure = options.secure ?? redirect.protocol === "https:"
   return {
     provider: resolved,
     server: await authorizationServer(resolved, options),
     client: clientFor(resolved),
     secret: secretsOrEnv(options.secret),
-    secure: options.secure ?? redirect.protocol === "https:",
+    secure,
     redirectUri: options.redirectUri,
+    cookieName: (check) => options.checkCookieNames?.[check] ?? checkCookieName(check, secure),
   }
 }

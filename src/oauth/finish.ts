@@ -130,7 +130,7 @@ export async function finishSignIn(provider: FlowProvider, request: Request, opt
     throw new OAuthCallbackError(resolved.id, { error, error_description: params.get("error_description") ?? undefined, error_uri: params.get("error_uri") ?? undefined })
   }
   const checks = effectiveChecks(resolved, context.server)
-  const values = await readChecks(resolved, checks, request, context.secret, context.secure)
+  const values = await readChecks(resolved, checks, request, context.secret, context.secure, context.cookieName)
   if (values.state !== undefined && params.get("state") !== values.state) throw new InvalidCheckError("state", "mismatch")
   try {
     const callback = oauth.validateAuthResponse(context.server, context.client, params, values.state ?? oauth.skipStateCheck)
@@ -138,7 +138,7 @@ export async function finishSignIn(provider: FlowProvider, request: Request, opt
     const tokens = tokenSet(result)
     const profile = await obtainProfile(context, tokens, claims, params, options)
     const { user, account } = await mapProfile(resolved, profile, tokens)
-    return { user, account, profile, tokens, cookies: clearChecks(resolved, checks, context.secure) }
+    return { user, account, profile, tokens, cookies: clearChecks(resolved, checks, context.secure, context.cookieName) }
   } catch (caught) {
     throw translateError(resolved.id, caught, "token")
   }

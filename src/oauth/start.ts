@@ -90,5 +90,5 @@ export async function startSignIn(provider: FlowProvider, options: StartSignInOp
   }
   if (values.state !== undefined) url.searchParams.set("state", values.state)
   if (values.nonce !== undefined) url.searchParams.set("nonce", values.nonce)
-  return { url, cookies: await sealChecks(resolved, values, context.secret, context.secure) }
+  return { url, cookies: await sealChecks(resolved, values, context.secret, context.secure, context.cookieName) }
 }

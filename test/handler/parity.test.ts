@@ -313,3 +313,30 @@ describe("the CSRF cookie", () => {
     expect(response.headers.get("location")).toBe(`${APP}/`)
   })
 })
+
+describe("the cookies option for the sign-in checks", () => {
+  it("renames the PKCE, state and nonce cookies as Auth.js's cookies option does, and the sign-in still completes", async () => {
+    const { startOidcServer } = await import("../servers/oidc-provider.js")
+    const idp = await startOidcServer({ clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${APP}/auth/callback/corp`], grant_types: ["authorization_code"] }] })
+    try {
+      const corp = { id: "corp", name: "Corp", type: "oidc" as const, issuer: idp.issuer, clientId: "app", clientSecret: "app-secret", checks: ["pkce" as const, "state" as const, "nonce" as const] }
+      const cookies = { pkceCodeVerifier: { name: "my.pkce" }, state: { name: "my.state" }, nonce: { name: "my.nonce" } }
+      const { browser, dispatch } = app({ providers: [corp], cookies })
+      const token = await csrf(browser)
+      const jar = [...browser.cookies(APP)].map(([name, value]) => `${name}=${value}`).join("; ")
+      const start = await dispatch(`${APP}/auth/signin/corp`, { method: "POST", redirect: "manual", headers: { cookie: jar, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken: token }).toString() })
+      expect(start.headers.getSetCookie().map((line) => line.split("=")[0]).sort()).toEqual(["my.nonce", "my.pkce", "my.state"])
+      browser.acceptCookies(APP, start.headers.getSetCookie())
+      await browser.open(start.headers.get("location")!)
+      expect(await session(browser)).not.toBeNull()
+    } finally {
+      await idp.close()
+    }
+  })
+
+  it("refuses attributes for a check cookie, and unknown cookie names", () => {
+    const providers = [Credentials({ credentials: {}, authorize: () => null })]
+    expect(() => createAuth({ providers, secret: SECRET, env: {}, cookies: { state: { name: "s", options: { sameSite: "none" } } as never } })).toThrow(expect.objectContaining({ option: "cookies.state" }))
+    expect(() => createAuth({ providers, secret: SECRET, env: {}, cookies: { bogus: { name: "x" } } as never })).toThrow(expect.objectContaining({ option: "cookies.bogus" }))
+  })
+})
