@@ -17,7 +17,7 @@ function homePage(session, claims) {
 }
 
 /** Starts the provider and the app; `port` 0 picks a free one. */
-export async function startDemo({ port = 3000, secret = "latchkey-demo-secret-not-for-production-0123456789" } = {}) {
+export async function startDemo({ port = 3000, secret = "latchkey-demo-secret-not-for-production-0123456789", database } = {}) {
   const server = createServer()
   await new Promise((resolve, reject) => server.once("error", reject).listen(port, "localhost", resolve))
   const origin = `http://localhost:${server.address().port}`
@@ -32,7 +32,8 @@ export async function startDemo({ port = 3000, secret = "latchkey-demo-secret-no
     authorization: { params: { scope: "openid email profile" } },
     style: { brandColor: "#4338CA" },
   }
-  const { handler, auth } = createAuth({ providers: [demo], secret, trustHost: true })
+  // With a database, sessions are rows (the default with an adapter), and the cookie holds an opaque token.
+  const { handler, auth } = createAuth({ providers: [demo], secret, trustHost: true, ...(database ? { adapter: database.adapter } : {}) })
   const authRoutes = toWebHandler(handler)
   server.on("request", async (req, res) => {
     if (req.url?.startsWith("/auth")) return authRoutes(req, res)
@@ -46,6 +47,7 @@ export async function startDemo({ port = 3000, secret = "latchkey-demo-secret-no
     issuer: provider.issuer,
     close: async () => {
       await provider.close()
+      await database?.close()
       await new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)))
     },
   }

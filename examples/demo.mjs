@@ -2,6 +2,7 @@
 // example app run in this process; open the printed URL and click "Sign in with Demo".
 // `npm run demo -- --smoke` does the same sign-in headlessly, prints the session and exits.
 // PORT picks the app's port (default 3000; the smoke run takes a free one unless PORT is set).
+// `--db` keeps users and sessions in PGlite (embedded PostgreSQL) through @auth/drizzle-adapter.
 import { startDemo } from "./demo-app.mjs"
 
 const smoke = process.argv.includes("--smoke")
@@ -12,7 +13,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 let demo
 try {
-  demo = await startDemo({ port })
+  const database = process.argv.includes("--db") ? await (await import("./demo-db.mjs")).demoDatabase() : undefined
+  demo = await startDemo({ port, database })
 } catch (error) {
   if (error?.code !== "EADDRINUSE") throw error
   console.error(`Port ${port} is already in use: stop what runs there, or pick another with PORT=${port + 1} npm run demo.`)
@@ -20,7 +22,7 @@ try {
 }
 
 if (!smoke) {
-  console.log(`\nlatchkey demo running.\n\n  App:      ${demo.url}\n  Provider: ${demo.issuer} (user "ada", password "demo", pre-filled)\n\nOpen ${demo.url} and click "Sign in with Demo". Ctrl+C to stop.\n`)
+  console.log(`\nlatchkey demo running${process.argv.includes("--db") ? ", with database sessions in PGlite" : ""}.\n\n  App:      ${demo.url}\n  Provider: ${demo.issuer} (user "ada", password "demo", pre-filled)\n\nOpen ${demo.url} and click "Sign in with Demo". Ctrl+C to stop.\n`)
 } else {
   const jar = new Map()
   const send = async (url, init = {}) => {

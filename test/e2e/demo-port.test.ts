@@ -23,9 +23,9 @@ function holdPort(): Promise<{ server: Server; port: number }> {
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
 
 /** Runs the demo with `env`; resolves once `until` matches stdout (then stops it) or it exits. */
-function runDemo(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runDemo(env: Record<string, string>, until?: RegExp, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["examples/demo.mjs"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, ["examples/demo.mjs", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
     // A demo that never exits (one that ignores PORT, say) must not outlive its test.
     onTestFinished(() => void child.kill())
     let stdout = ""
@@ -81,4 +81,17 @@ describe("npm run demo", () => {
     expect(code).toBe(1)
     expect(stderr).toContain('PORT must be a port number (0-65535), not "abc".')
   }, 30_000)
+})
+
+describe("npm run demo -- --db", () => {
+  it("signs in with a database session in PGlite, through the real Drizzle adapter", async (context) => {
+    if (!built) {
+      console.warn(`skipping the database demo test: ${unbuilt}`)
+      context.skip(unbuilt)
+    }
+    const { code, stdout } = await runDemo({}, undefined, ["--smoke", "--db"])
+    expect(code).toBe(0)
+    const printed = JSON.parse(stdout.slice(stdout.indexOf("{"))) as { session: { user: { email: string } } }
+    expect(printed.session.user.email).toBe("ada@example.com")
+  }, 60_000)
 })
