@@ -1,20 +1,14 @@
 // Account management through createAuth's API, with sessions and sign-ins through the handler.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
-import type { EmailConfig, OIDCConfig } from "../../src/providers/types.js"
-import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
-import { csrfOf, jarOf, ORIGIN, post, secureApp, sessionOf } from "../security/support.js"
+import type { EmailConfig } from "../../src/providers/types.js"
+import { corpProvider, csrfOf, jarOf, post, secureApp, sessionOf } from "../security/support.js"
 
 const ADA = { sub: "ada-sub", email: "ada@example.com", name: "Ada" }
 const EVE = { sub: "eve-sub", email: "eve@example.com", name: "Eve" }
-let idp: OidcServer
+const idp = corpProvider([ADA, EVE])
 
-beforeAll(async () => {
-  idp = await startOidcServer({ accounts: [ADA, EVE], clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${ORIGIN}/auth/callback/corp`], grant_types: ["authorization_code"] }] })
-})
-afterAll(() => idp.close())
-
-const corp = (): OIDCConfig => ({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: "app", clientSecret: "app-secret" })
+const corp = idp.provider
 
 async function signedIn(site: ReturnType<typeof secureApp>, as: typeof ADA) {
   const browser = site.browser()

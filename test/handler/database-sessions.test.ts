@@ -1,24 +1,17 @@
 // Database sessions through createAuth().handler, on the embedded memory adapter (the real
 // databases run the same flows in test/adapters/). Each test owns its adapter and browsers.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
-import type { OIDCConfig } from "../../src/providers/types.js"
 import type { LoggerInstance } from "../../src/types.js"
-import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
-import { csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, sessionOf } from "../security/support.js"
+import { corpProvider, csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, sessionOf } from "../security/support.js"
 
 const ADA = { sub: "ada-sub", email: "ada@example.com", name: "Ada" }
 const EVE = { sub: "eve-sub", email: "eve@example.com", name: "Eve" }
-let idp: OidcServer
-
-beforeAll(async () => {
-  idp = await startOidcServer({ accounts: [ADA, EVE], clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${ORIGIN}/auth/callback/corp`], grant_types: ["authorization_code"] }] })
-})
-afterAll(() => idp.close())
+const idp = corpProvider([ADA, EVE])
 afterEach(() => void vi.useRealTimers())
 
-const corp = (): OIDCConfig => ({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: "app", clientSecret: "app-secret" })
+const corp = idp.provider
 
 /** The memory adapter with every session call counted. */
 function countingAdapter() {

@@ -106,6 +106,25 @@ function asAuthjsAdapter(adapter: Adapter): AuthjsAdapter {
 }
 
 /** The stored row of a token, with its expiry; fails when there is none. */
+/**
+ * Signs in on the app serving now, then reads the session once `updateAge` has passed so that app
+ * slides the row; leaves the clock a minute past the row's first expiry. Answers the token and the
+ * slid expiry.
+ */
+async function slideOnce(site: ReturnType<typeof movingSite>, adapter: Adapter): Promise<{ token: string; slid: Date }> {
+  await site.signIn()
+  const token = site.token()!
+  const first = (await rowOf(adapter, token)).session.expires
+  expect(first).toBeInstanceOf(Date)
+  vi.useFakeTimers({ toFake: ["Date"], now: first.getTime() - SLIDING.maxAge * 1000 + (SLIDING.updateAge + 1) * 1000 })
+  expect(await site.session()).toMatchObject({ user: { email: ADA.email } })
+  const slid = (await rowOf(adapter, token)).session.expires
+  expect(slid).toBeInstanceOf(Date)
+  expect(slid.getTime()).toBeGreaterThan(first.getTime())
+  vi.setSystemTime(first.getTime() + 60_000)
+  return { token, slid }
+}
+
 async function rowOf(adapter: Adapter, token: string) {
   const found = await adapter.getSessionAndUser!(token)
   expect(found).not.toBeNull()
@@ -176,18 +195,7 @@ function liveSessions(label: string, store: () => Promise<{ adapter: Adapter; te
       withStore(async (adapter) => {
         const site = movingSite(origin, adapter, SLIDING)
         site.serve("authjs")
-        await site.signIn()
-        const token = site.token()!
-        const first = (await rowOf(adapter, token)).session.expires
-        expect(first).toBeInstanceOf(Date)
-
-        vi.useFakeTimers({ toFake: ["Date"], now: first.getTime() - SLIDING.maxAge * 1000 + (SLIDING.updateAge + 1) * 1000 })
-        expect(await site.session()).toMatchObject({ user: { email: ADA.email } })
-        const slid = (await rowOf(adapter, token)).session.expires
-        expect(slid).toBeInstanceOf(Date)
-        expect(slid.getTime()).toBeGreaterThan(first.getTime())
-
-        vi.setSystemTime(first.getTime() + 60_000)
+        const { token, slid } = await slideOnce(site, adapter)
         site.serve("latchkey")
         expect(await site.latchkey.auth(site.pageRequest(token))).toMatchObject({ user: { email: ADA.email }, expires: slid.toISOString() })
         const read = await site.session()
@@ -202,18 +210,7 @@ function liveSessions(label: string, store: () => Promise<{ adapter: Adapter; te
       withStore(async (adapter) => {
         const site = movingSite(origin, adapter, SLIDING)
         site.serve("latchkey")
-        await site.signIn()
-        const token = site.token()!
-        const first = (await rowOf(adapter, token)).session.expires
-        expect(first).toBeInstanceOf(Date)
-
-        vi.useFakeTimers({ toFake: ["Date"], now: first.getTime() - SLIDING.maxAge * 1000 + (SLIDING.updateAge + 1) * 1000 })
-        expect(await site.session()).toMatchObject({ user: { email: ADA.email } })
-        const slid = (await rowOf(adapter, token)).session.expires
-        expect(slid).toBeInstanceOf(Date)
-        expect(slid.getTime()).toBeGreaterThan(first.getTime())
-
-        vi.setSystemTime(first.getTime() + 60_000)
+        const { token, slid } = await slideOnce(site, adapter)
         site.serve("authjs")
         // Auth.js answers the expiry it read (before its own slide), as an ISO string of the Date.
         expect(await site.session()).toMatchObject({ user: { email: ADA.email }, expires: slid.toISOString() })

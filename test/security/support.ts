@@ -1,9 +1,11 @@
 // An app on a real https origin for attack tests, and the attacker positions of SECURITY.md's threat
 // model: a second browser (the attacker's own) and a sibling subdomain that can plant cookies.
-import { expect } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { csrf, postForm, session } from "../handler/support.js"
+import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
+import { startOidcServer, type OidcServer, type TestAccount } from "../servers/oidc-provider.js"
 
 export const ORIGIN = "https://app.example.com"
 export const SECRET = "latchkey-attack-test-secret-0123456789"
@@ -46,4 +48,21 @@ export function plantFromSibling(browser: TestBrowser, cookies: Record<string, s
 /** The cookies a browser holds for ORIGIN, as name → value. */
 export function jarOf(browser: TestBrowser): Record<string, string> {
   return Object.fromEntries(browser.cookies(ORIGIN))
+}
+
+/**
+ * A real OpenID provider ("corp") for ORIGIN's app, started before the file's tests and stopped
+ * after: `provider()` is the config an app writes, `signInAs(sub)` picks who the next sign-in is.
+ */
+export function corpProvider(accounts: TestAccount[]) {
+  let server: OidcServer | undefined
+  beforeAll(async () => {
+    server = await startOidcServer({ accounts, clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${ORIGIN}/auth/callback/corp`], grant_types: ["authorization_code"] }] })
+  })
+  afterAll(() => server?.close())
+  const running = () => server ?? expect.fail("the corp provider has not started")
+  return {
+    provider: (): OIDCConfig => ({ id: "corp", name: "Corp", type: "oidc", issuer: running().issuer, clientId: "app", clientSecret: "app-secret" }),
+    signInAs: (sub: string) => running().signInAs(sub),
+  }
 }
