@@ -6,11 +6,19 @@ import { TestBrowser } from "../servers/browser.js"
 export const APP = "http://localhost:3000"
 export const SECRET = "latchkey-test-secret-0123456789abcdef"
 
+/** A page of the app itself, outside the handler's base path. */
+export function appPage(url: string): Response {
+  return new Response(`app page ${new URL(url).pathname}`, { headers: { "content-type": "text/plain" } })
+}
+
 export function app(config: Partial<AuthConfig> & Pick<AuthConfig, "providers">) {
   const auth = createAuth({ secret: SECRET, trustHost: true, env: {}, ...config })
   const dispatch: typeof fetch = (input, init) => {
     const url = String(input)
-    return url.startsWith(APP) ? auth.handler(new Request(url, init as RequestInit)) : fetch(input, init)
+    if (!url.startsWith(APP)) return fetch(input, init)
+    // As a mounted app: the handler serves its base path, the app's own pages the rest.
+    if (!new URL(url).pathname.startsWith(config.basePath ?? "/auth")) return Promise.resolve(appPage(url))
+    return auth.handler(new Request(url, init as RequestInit))
   }
   const browser = new TestBrowser(undefined, dispatch)
   return { ...auth, browser, dispatch }

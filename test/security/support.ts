@@ -2,7 +2,7 @@
 // model: a second browser (the attacker's own) and a sibling subdomain that can plant cookies.
 import { afterAll, beforeAll, expect } from "vitest"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
-import { csrf, postForm, session } from "../handler/support.js"
+import { appPage, csrf, postForm, session } from "../handler/support.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer, type TestAccount } from "../servers/oidc-provider.js"
@@ -19,7 +19,7 @@ export function secureApp(config: Partial<AuthConfig> & Pick<AuthConfig, "provid
   const auth = createAuth({ secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, ...config })
   const dispatch: typeof fetch = async (input, init) => {
     const url = new URL(String(input))
-    if (url.origin === ORIGIN) return auth.handler(new Request(url, init as RequestInit))
+    if (url.origin === ORIGIN) return url.pathname.startsWith(config.basePath ?? "/auth") ? auth.handler(new Request(url, init as RequestInit)) : appPage(url.href)
     if (url.hostname.endsWith(".example")) return new Response(`left the app for ${url.origin}`, { headers: { "content-type": "text/plain" } })
     return fetch(input, init)
   }
