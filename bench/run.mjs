@@ -9,6 +9,12 @@ function run(args) {
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 
+// npm run bench -- sessions: only the session-read benchmark, which needs PostgreSQL on 127.0.0.1:5432.
+if (process.argv[2] === "sessions") {
+  run(["bench/sessions.mjs"])
+  process.exit(0)
+}
+
 for (const conditions of [[], ["--conditions=worker"]]) run([...conditions, "bench/jwt.mjs"])
 
 await build({

@@ -9,6 +9,13 @@ import { createAuth } from "latchkey"
 import { encode, getToken } from "latchkey/jwt"
 import { toWebHandler } from "latchkey/node"
 
+// `npm run soak -- --instances N`: N app processes on one PostgreSQL (bench/soak-instances.mjs) instead.
+const instancesFlag = process.argv.indexOf("--instances")
+if (instancesFlag !== -1) {
+  const { soakInstances } = await import("./soak-instances.mjs")
+  process.exit(await soakInstances({ instances: Number(process.argv[instancesFlag + 1]), seconds: Number(process.env.SOAK_SECONDS ?? 60) }))
+}
+
 const seconds = Number(process.env.SOAK_SECONDS ?? 60)
 const calls = Number(process.env.SOAK_GETTOKEN_CALLS ?? 1_000_000)
 const secret = "latchkey-soak-secret-0123456789abcdef0123"

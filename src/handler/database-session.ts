@@ -102,7 +102,7 @@ async function cachedSession(context: RequestContext, sessionToken: string): Pro
   const sealed = requestCookies(context.request)[name]
   if (!sealed) return undefined
   const opened = await decode<CachedSession>({ token: sealed, secret: context.secret, salt: name }).catch(() => null)
-  if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, await sha256(sessionToken))) return undefined
+  if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, sessionToken)) return undefined
   const user = revive(opened.user)
   return { sessionToken, session: { sessionToken, userId: user.id, expires: new Date(opened.expires * 1000) }, user, cookies: [] }
 }
@@ -111,7 +111,9 @@ async function cacheCookie(context: RequestContext, found: Omit<DatabaseSession,
   if (context.sessionCacheMaxAge === 0) return []
   const { name, options } = cookieSpec(context, "sessionCache", context.sessionCacheMaxAge)
   const token: CachedSession = {
-    token: await sha256(found.sessionToken),
+    // The token itself, not a hash of it: the copy is encrypted with the secret, like the session
+    // cookie beside it, and comparing saves a digest on every cached read.
+    token: found.sessionToken,
     user: { ...found.user, emailVerified: found.user.emailVerified?.toISOString() ?? null },
     expires: Math.floor(found.session.expires.getTime() / 1000),
   }
