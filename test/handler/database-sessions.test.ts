@@ -220,3 +220,24 @@ describe("nothing half-written", () => {
     expect(base.users.size).toBe(1)
   })
 })
+
+describe("a database that fails on sign-out and on a session update", () => {
+  it("sign-out ends on the error page, and a session update answers signed out; never a 500", async () => {
+    const { adapter } = countingAdapter()
+    const site = secureApp({ providers: [corp()], adapter, logger: { error: () => {}, warn: () => {} } })
+    const browser = await signedIn(site)
+    adapter.getSessionAndUser = () => {
+      throw new Error("database down")
+    }
+    adapter.deleteSession = () => {
+      throw new Error("database down")
+    }
+    const cookie = Object.entries(jarOf(browser)).map(([name, value]) => `${name}=${value}`).join("; ")
+    const response = await site.handler(new Request(`${ORIGIN}/auth/signout`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ csrfToken: await csrfOf(browser) }) }))
+    expect(response.status).toBe(302)
+    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("Configuration")
+    const update = await site.handler(new Request(`${ORIGIN}/auth/session`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ csrfToken: await csrfOf(browser) }) }))
+    expect(update.status).toBe(200)
+    expect(await update.json()).toBeNull()
+  })
+})
