@@ -13,6 +13,7 @@ import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
+import { settleLogger } from "./logger.js"
 import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
 
 /**
@@ -228,7 +229,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     throw new InvalidOptionError("providers", "createAuth needs a providers array.")
   }
   const env = config.env ?? processEnv()
-  const logger = settleLogger(config)
+  const logger = settleLogger(config.logger, config.debug)
   const pinnedUrl = authUrlOf(legacyFallback(env, "AUTH_URL", "NEXTAUTH_URL", logger))
   const basePath = trimTrailingSlashes(config.basePath ?? pinnedUrl?.pathname ?? "/auth") || "/auth"
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
@@ -296,26 +297,6 @@ function settleStrategy(config: AuthConfig): { sessionStrategy: "jwt" | "databas
   return { sessionStrategy: strategy, sessionCacheMaxAge: positiveSeconds(cache?.maxAge, "session.cache.maxAge", 0) }
 }
 
-/** The code of an error for a log line: a latchkey code, else the error's name. */
-function codeOf(error: Error): string {
-  const code = (error as { code?: unknown }).code
-  return typeof code === "string" ? code : error.name
-}
-
-/**
- * The logger in force. Nothing is silent by default: a missing client id or a bad issuer must show
- * up in the server's log, not only as "Sign-in is not available right now" in the browser.
- */
-function settleLogger(config: AuthConfig): Required<LoggerInstance> {
-  const custom = config.logger ?? {}
-  const quiet = () => {}
-  return {
-    error: custom.error ?? ((error) => console.error(`[latchkey][error] ${codeOf(error)}: ${error.message}`)),
-    warn: custom.warn ?? ((code, metadata) => console.warn(`[latchkey][warn] ${code}`, ...(metadata === undefined ? [] : [metadata]))),
-    debug: config.debug ? (custom.debug ?? ((message, metadata) => console.debug(`[latchkey][debug] ${message}`, ...(metadata === undefined ? [] : [metadata])))) : quiet,
-  }
-}
-
 /** `AUTH_URL` parsed, or undefined when unset; a value that is not an http(s) URL is refused by name. */
 function authUrlOf(value: string | undefined): URL | undefined {
   if (!value) return undefined
@@ -341,37 +322,6 @@ export interface RequestContext extends SettledConfig {
   baseUrl: string
   secure: boolean
   providers: ResolvedProvider[]
-}
-
-/**
- * A Host value: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. Each
- * part is one character class that excludes the next part's first character, so matching is
- * linear; the length is bounded before it runs.
- */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
-const MAX_HOST_LENGTH = 261
-
-/** `https://host` or `http://host` normalised by the URL parser, or undefined when `host` is not a plain host. */
-function originOf(proto: string, host: string): string | undefined {
-  if (host.length > MAX_HOST_LENGTH || !HOST.test(host)) return undefined
-  try {
-    return new URL(`${proto}://${host}`).origin
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The public origin of a request: `AUTH_URL` when pinned, else the request's own URL (with
- * X-Forwarded-Host/Proto) when the host is trusted. `"untrusted"` without `trustHost`; `"invalid"`
- * when the host header is not a plain host (a path, userinfo, a bad port, or junk).
- */
-export function publicOrigin(settled: SettledConfig, request: Request, url: URL): string | "untrusted" | "invalid" {
-  if (settled.pinnedUrl) return settled.pinnedUrl.origin
-  if (!settled.trustHost) return "untrusted"
-  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host
-  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.slice(0, -1)
-  return originOf(proto === "https" ? "https" : "http", host) ?? "invalid"
 }
 
 /** Fires an event; a throwing handler is logged, and the request goes on. */
