@@ -8,29 +8,9 @@
 import { encodeBase64url } from "../jwt/base64url.js"
 import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
 import type { RequestContext } from "./config.js"
-
-/** SHA-256 of `text`, base64url. */
-export async function sha256(text: string): Promise<string> {
-  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))))
-}
-
-/** Compares two strings in time that depends only on their length. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return diff === 0
-}
+import { constantTimeEqual, sha256, sha256Hex } from "./digest.js"
 
 type CsrfContext = Pick<RequestContext, "request" | "secure" | "secret" | "config">
-
-/** SHA-256 of `text`, lower-case hex: how Auth.js writes the CSRF cookie's hash. */
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))
-  let out = ""
-  for (const byte of digest) out += byte.toString(16).padStart(2, "0")
-  return out
-}
 
 /**
  * The request's valid CSRF token, if its cookie carries one made with this secret. The hash is

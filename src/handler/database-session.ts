@@ -21,7 +21,8 @@ import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../oa
 import type { Session } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
-import { constantTimeEqual, cookieToken, sha256 } from "./csrf.js"
+import { cookieToken } from "./csrf.js"
+import { constantTimeEqual, hex, sha256 } from "./digest.js"
 import { bindToBrowser, defaultClaims, sessionTokenOfContext } from "./session.js"
 
 /** What database sessions call; `createAuth` checks the adapter has them. */
@@ -38,12 +39,6 @@ async function call<T>(method: string, run: () => T | PromiseLike<T>): Promise<T
   } catch (error) {
     throw new AdapterError(method, error)
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = ""
-  for (const byte of bytes) out += byte.toString(16).padStart(2, "0")
-  return out
 }
 
 function sessionCookie(context: RequestContext, sessionToken: string, expires: Date): string[] {

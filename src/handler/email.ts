@@ -6,11 +6,12 @@ import { EMAIL_METHODS, withAdapterMethods } from "../oauth/adapter.js"
 import { encodeBase64url } from "../jwt/base64url.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { RequestContext } from "./config.js"
+import { sha256 } from "./digest.js"
 import type { SignInOutcome } from "./complete-sign-in.js"
 
-async function hashToken(token: string, secret: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${token}${secret}`))
-  return encodeBase64url(new Uint8Array(digest))
+/** What is stored of a link's token: its SHA-256 with the secret, never the token. */
+function hashToken(token: string, secret: string): Promise<string> {
+  return sha256(`${token}${secret}`)
 }
 
 /** RFC 5321's limits: 64 octets of local part, 255 of domain, 320 in all (checked before anything else runs). */

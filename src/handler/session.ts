@@ -13,7 +13,8 @@ import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
-import { constantTimeEqual, cookieToken, csrfToken, sha256 } from "./csrf.js"
+import { cookieToken, csrfToken } from "./csrf.js"
+import { constantTimeEqual, sha256 } from "./digest.js"
 
 /**
  * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
