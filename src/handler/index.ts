@@ -199,6 +199,8 @@ export function createAuth(config: AuthConfig): Auth {
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
   const startupProviders = checkAtStartup(settled)
   requireAdapterMethods(config.adapter, startupProviders)
+  // With AUTH_URL pinned, the start-up resolution is the one every request needs.
+  if (settled.pinnedUrl) providersByOrigin.set(settled.pinnedUrl.origin, startupProviders)
 
   function providersFor(origin: string): ResolvedProvider[] {
     let providers = providersByOrigin.get(origin)
