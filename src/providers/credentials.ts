@@ -6,7 +6,7 @@
  * @module
  */
 import type { Awaitable, User } from "../types.js"
-import type { CommonProviderOptions } from "./types.js"
+import type { CommonProviderOptions } from "./common.js"
 
 /**
  * One form field: any HTML input attribute, plus a label.

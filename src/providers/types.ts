@@ -9,21 +9,12 @@ import type { Account, Awaitable, Profile, TokenSet, User } from "../types.js"
 import type { CredentialsConfig } from "./credentials.js"
 import type { EmailConfig } from "./email/types.js"
 import type { WebAuthnConfig } from "./webauthn.js"
+import type { CommonProviderOptions, ProviderType } from "./common.js"
 
 export type { CredentialInput, CredentialsConfig } from "./credentials.js"
 export type { EmailConfig, EmailUserConfig } from "./email/types.js"
 export type { WebAuthnConfig } from "./webauthn.js"
-
-/**
- * Every kind of provider.
- *
- * @example
- * ```ts
- * import type { ProviderType } from "latchkey/providers"
- * const redirects = (type: ProviderType) => type === "oauth" || type === "oidc"
- * ```
- */
-export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
+export type { CommonProviderOptions, ProviderType } from "./common.js"
 
 /**
  * The provider types whose sign-in is a form post to latchkey itself rather than a redirect away.
@@ -46,23 +37,6 @@ export type RedirectableProviderType = "email" | "credentials"
  * ```
  */
 export type OAuthEndpointType = "authorization" | "token" | "userinfo"
-
-/**
- * What every provider has.
- *
- * @example
- * ```ts
- * import type { CommonProviderOptions } from "latchkey/providers"
- * const buttonLabel = (provider: CommonProviderOptions) => `Sign in with ${provider.name}`
- * ```
- */
-export interface CommonProviderOptions {
-  /** Unique among the configured providers, and part of the callback URL: `<base>/callback/<id>`. */
-  id: string
-  /** Shown to users, as in "Sign in with GitHub". */
-  name: string
-  type: ProviderType
-}
 
 /**
  * A provider as the handler exposes it: with the URLs that start and finish its sign-in.

@@ -8,7 +8,7 @@
  */
 import type { Awaitable } from "../types.js"
 import type { CredentialInput } from "./credentials.js"
-import type { CommonProviderOptions } from "./types.js"
+import type { CommonProviderOptions } from "./common.js"
 
 /**
  * The relying party: who the credentials are bound to.

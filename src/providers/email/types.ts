@@ -4,7 +4,7 @@
  * `sendVerificationRequest` over `fetch` (or SMTP, for nodemailer).
  */
 import type { Awaitable } from "../../types.js"
-import type { CommonProviderOptions } from "../types.js"
+import type { CommonProviderOptions } from "../common.js"
 
 /**
  * Colours for the verification email, taken from the app's theme.
