@@ -4,8 +4,8 @@
 // (no checks sealed in cookies, no id_token signature check). Each finishSignIn needs a fresh
 // code, so codes are minted before timing and only the callback handling is measured.
 import * as oauth from "oauth4webapi"
-import { Bench } from "tinybench"
 import { finishSignIn, startSignIn } from "latchkey/oauth"
+import { machineWithLoad, median, perRound, ratioText } from "./method.mjs"
 import { TestBrowser } from "../test/servers/browser.js"
 import { startOidcServer } from "../test/servers/oidc-provider.js"
 
@@ -65,30 +65,41 @@ await rawFinish(await rawCallback())
 
 // oidc-provider's development store keeps about 1000 entries and each sign-in stores ~5, so
 // the codes minted for both paths must stay well under that or the oldest are evicted.
-const ROUNDS = Number(process.env.ROUNDS ?? 60)
+// Interleaved as every comparison in bench/ is (bench/method.mjs): per round, PER_ROUND finishes of
+// each path back to back, the first path alternating; the ratio is taken within each round.
+const ROUNDS = Number(process.env.FLOW_ROUNDS ?? 6)
+const PER_ROUND = Number(process.env.FLOW_PER_ROUND ?? 10)
+const total = ROUNDS * PER_ROUND
 const latchkeyCallbacks: Request[] = []
-// tinybench calls each function once more than `iterations` (to see whether it is async).
-for (let i = 0; i < ROUNDS + 5; i++) latchkeyCallbacks.push(await latchkeyCallback())
+for (let i = 0; i < total; i++) latchkeyCallbacks.push(await latchkeyCallback())
 const rawCallbacks: { request: Request; verifier: string }[] = []
-for (let i = 0; i < ROUNDS + 5; i++) rawCallbacks.push(await rawCallback())
+for (let i = 0; i < total; i++) rawCallbacks.push(await rawCallback())
 
-const bench = new Bench({ iterations: ROUNDS, time: 0, warmup: false })
-bench.add("startSignIn (latchkey)", () => startSignIn(provider, { redirectUri, secret: SECRET }))
-bench.add("finishSignIn (latchkey)", () => finishSignIn(provider, latchkeyCallbacks.pop()!, { redirectUri, secret: SECRET }))
-bench.add("finish, oauth4webapi only (lower bound)", () => rawFinish(rawCallbacks.pop()!))
-await bench.run()
-
-function mean(name: string): number {
-  const result = bench.tasks.find((task) => task.name === name)!.result as { error?: unknown; latency?: { mean: number } } | undefined
-  if (result?.latency === undefined || result.error !== undefined) throw new Error(`${name} failed`, { cause: result?.error })
-  return result.latency.mean * 1000
+/** Mean µs per call of `count` calls of `fn`, each awaited before the next. */
+async function timed(count: number, fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  for (let i = 0; i < count; i++) await fn()
+  return ((performance.now() - start) * 1000) / count
 }
-const start = mean("startSignIn (latchkey)")
-const finish = mean("finishSignIn (latchkey)")
-const lower = mean("finish, oauth4webapi only (lower bound)")
-console.log(`\nsign-in flow against oidc-provider on 127.0.0.1 (Node ${process.versions.node}, discovery and JWKS cached)\n`)
+
+const times = { start: [] as number[], finish: [] as number[], lower: [] as number[] }
+for (let round = 0; round < ROUNDS; round++) {
+  const steps = [
+    async () => times.finish.push(await timed(PER_ROUND, () => finishSignIn(provider, latchkeyCallbacks.pop()!, { redirectUri, secret: SECRET }))),
+    async () => times.lower.push(await timed(PER_ROUND, () => rawFinish(rawCallbacks.pop()!))),
+  ]
+  if (round % 2 === 1) steps.reverse()
+  for (const step of steps) await step()
+  times.start.push(await timed(PER_ROUND, () => startSignIn(provider, { redirectUri, secret: SECRET })))
+}
+
+const start = median(times.start)
+const finish = median(times.finish)
+const lower = median(times.lower)
+const heading = `sign-in flow against oidc-provider on 127.0.0.1 (discovery and JWKS cached; ${ROUNDS} interleaved rounds of ${PER_ROUND} calls per path)`
+console.log(`\n${heading}\nmachine: ${machineWithLoad()}\n`)
 console.log("| step | latchkey µs/op | oauth4webapi only µs/op | latchkey / lower bound |")
 console.log("|---|---:|---:|---:|")
 console.log(`| startSignIn | ${start.toFixed(0)} | – | – |`)
-console.log(`| finishSignIn | ${finish.toFixed(0)} | ${lower.toFixed(0)} | ${(finish / lower).toFixed(2)}× |`)
+console.log(`| finishSignIn | ${finish.toFixed(0)} | ${lower.toFixed(0)} | ${ratioText(perRound(times.finish, times.lower))} |`)
 await server.close()

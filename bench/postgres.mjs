@@ -3,17 +3,12 @@
 // every table is printed under.
 import { randomBytes } from "node:crypto"
 import { readFile } from "node:fs/promises"
-import { cpus } from "node:os"
 import pg from "pg"
 
 export const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
 const CONNECT_TIMEOUT_MS = 2_000
 
-/** "CPU model, N cores, Node x.y.z" for the heading of a printed table. */
-export function machineLine() {
-  const cores = cpus()
-  return `${cores[0]?.model.trim() ?? "unknown CPU"}, ${cores.length} cores, Node ${process.versions.node}`
-}
+export { machineLine } from "./method.mjs"
 
 /** A pool whose unqualified table names land in `schema`; at most `max` connections. */
 export function schemaPool(schema, max = 4) {

@@ -1,8 +1,10 @@
 // npm run soak: load and memory. Signs in and reads sessions against the node:http example on
 // 127.0.0.1 with autocannon for SOAK_SECONDS (default 60), reporting throughput, p99 latency and
 // heap before and after; then a million getToken calls with random secrets and salts, whose heap
-// must not grow with the call count (every cache is bounded). Traffic stays on loopback, and every
-// loop is bounded in count and time.
+// must not grow with the call count (every cache is bounded); then memory per session check
+// against @auth/core (bench/memory.mjs: peak RSS over 100k checks and bytes allocated per check,
+// interleaved, a fresh process each). Traffic stays on loopback, and every loop is bounded in
+// count and time. `npm run soak -- --memory` runs only the last part.
 import { createServer } from "node:http"
 import autocannon from "autocannon"
 import { createAuth } from "latchkey"
@@ -14,6 +16,12 @@ const instancesFlag = process.argv.indexOf("--instances")
 if (instancesFlag !== -1) {
   const { soakInstances } = await import("./soak-instances.mjs")
   process.exit(await soakInstances({ instances: Number(process.argv[instancesFlag + 1]), seconds: Number(process.env.SOAK_SECONDS ?? 60) }))
+}
+
+if (process.argv.includes("--memory")) {
+  const { memoryComparison } = await import("./memory.mjs")
+  await memoryComparison()
+  process.exit(0)
 }
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60)
@@ -75,3 +83,6 @@ if (growth > 16) {
   console.error(`heap grew by ${growth.toFixed(1)} MB between the first and last quarter: a cache is not bounded`)
   process.exit(1)
 }
+
+const { memoryComparison } = await import("./memory.mjs")
+await memoryComparison()

@@ -5,7 +5,7 @@
  */
 import { InvalidTokenError, NoMatchingSecretError } from "../errors.js"
 import type { JWT } from "../types.js"
-import type { CryptoBackend } from "./backend/types.js"
+import type { CryptoBackend, SealedParts } from "./backend/types.js"
 import { claimsToWrite, DEFAULT_MAX_AGE, readClaims } from "./claims.js"
 import { parseCompactJwe } from "./compact.js"
 import { KeyCache, type DerivedKey, type KeyScheme } from "./keys.js"
@@ -63,34 +63,49 @@ export interface Codec {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
+/** Stands for the list of one secret `decodeWith` was given as a string. */
+const ONE_SECRET: readonly string[] = [""]
+
 /** Binds the codec to a crypto backend, with its own key cache. */
 export function createCodec(backend: CryptoBackend): Codec {
   const keys = new KeyCache(backend)
 
-  async function seal(key: DerivedKey, plaintext: string, iv?: Uint8Array<ArrayBuffer>): Promise<string> {
-    const sealed = await backend.seal(key.prepared, key.header, plaintext, iv)
+  // The backends answer synchronously where they can (node:crypto), so a value is only awaited
+  // when it is a promise: every await costs a turn of the microtask queue on each request.
+  function compact(key: DerivedKey, sealed: SealedParts): string {
     return `${key.header}..${sealed.iv}.${sealed.ciphertext}.${sealed.tag}`
+  }
+
+  async function seal(key: DerivedKey, plaintext: string, iv?: Uint8Array<ArrayBuffer>): Promise<string> {
+    const sealed = backend.seal(key.prepared, key.header, plaintext, iv)
+    return compact(key, sealed instanceof Promise ? await sealed : sealed)
   }
 
   async function encode<Payload>(params: JWTEncodeParams<Payload>): Promise<string> {
     const { token = {}, secret, salt, maxAge = DEFAULT_MAX_AGE } = params
     const plaintext = claimsToWrite(token, maxAge, backend.randomUUID())
-    const key = await keys.get("authjs", "A256CBC-HS512", secretList(secret)[0], checkSalt(salt))
-    return seal(key, plaintext)
+    const first = typeof secret === "string" && secret !== "" ? secret : secretList(secret)[0]
+    checkSalt(salt)
+    const key = keys.ready("authjs", "A256CBC-HS512", first, salt) ?? (await keys.get("authjs", "A256CBC-HS512", first, salt))
+    const sealed = backend.seal(key.prepared, key.header, plaintext)
+    return compact(key, sealed instanceof Promise ? await sealed : sealed)
   }
 
   async function decodeWith<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Promise<Payload | null> {
     const { token, secret, salt } = params
     if (token === undefined || token === null || token === "") return null
     if (typeof token !== "string") throw new InvalidTokenError("malformed", "The token must be a string.")
-    const secrets = secretList(secret)
+    // One secret is the common case: it is tried without a list made for it.
+    const secrets: readonly string[] = typeof secret === "string" && secret !== "" ? ONE_SECRET : secretList(secret)
     checkSalt(salt)
     const jwe = parseCompactJwe(token)
-    for (const candidate of secrets) {
-      const key = await keys.get(scheme, jwe.enc, candidate, salt)
+    for (let i = 0; i < secrets.length; i++) {
+      const candidate = secrets === ONE_SECRET ? (secret as string) : secrets[i]!
+      const key = keys.ready(scheme, jwe.enc, candidate, salt) ?? (await keys.get(scheme, jwe.enc, candidate, salt))
       // A kid names exactly one key; a token without one is tried against every secret.
       if (jwe.kid !== undefined && jwe.kid !== key.kid) continue
-      const plaintext = await backend.open(key.prepared, jwe.aad, jwe)
+      const opened = backend.open(key.prepared, jwe.aad, jwe)
+      const plaintext = opened instanceof Promise ? await opened : opened
       if (plaintext !== undefined) return readClaims<Payload>(decodeUtf8(plaintext))
       if (jwe.kid !== undefined) throw new InvalidTokenError("decryption_failed", "The token failed its integrity check.")
     }

@@ -132,6 +132,117 @@ export function readChunkedCookie(cookies: ParsedCookies, name: string): string 
   return joined === "" ? undefined : joined
 }
 
+/** Names the single-pass reader handles: RFC 6265 tokens. Anything else takes the general path. */
+const TOKEN_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/** `cookie`'s value decoding: percent-decoded when it can be, else as sent. */
+function decodeValue(value: string): string {
+  if (value.indexOf("%") === -1) return value
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 32 || code === 9
+}
+
+/** ASCII white space as `String.prototype.trim` sees it: tab, LF, VT, FF, CR and space. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13)
+}
+
+/**
+ * The name `parseCookieHeader` records for the pair `header[start, end)` (before the first `=`,
+ * `trim()`med) when it is `name` or a chunk of it, else undefined. The trim is done in place for
+ * ASCII white space, so no string is made for the unrelated pairs; a pair that may end in other
+ * white space (a non-ASCII character at an edge) is trimmed by `trim()` itself.
+ */
+function recordedName(header: string, start: number, end: number, name: string): string | undefined {
+  while (start < end && isAsciiSpace(header.charCodeAt(start))) start++
+  while (end > start && isAsciiSpace(header.charCodeAt(end - 1))) end--
+  if (header.charCodeAt(start) > 126 || header.charCodeAt(end - 1) > 126) {
+    const trimmed = header.slice(start, end).trim()
+    return trimmed === name || chunkIndex(trimmed, name) !== undefined ? trimmed : undefined
+  }
+  if (end - start < name.length || !header.startsWith(name, start)) return undefined
+  if (end - start === name.length) return name
+  const candidate = header.slice(start, end)
+  return chunkIndex(candidate, name) !== undefined ? candidate : undefined
+}
+
+/**
+ * The token stored under `name` in a `Cookie` header: exactly what
+ * `readChunkedCookie(parseCookieHeader(header), name)` answers, and throws what it throws, without
+ * parsing the cookies that cannot belong to the token. Every cookie whose name holds `name` sits
+ * in a `;`-separated pair where `indexOf(name)` lands, so only those pairs are read; each is read
+ * both the way `cookie` reads a pair (first of a name wins, space and tab trimmed, percent-decoded)
+ * and the way repeated names are recorded (the name before the first `=`, `trim()`med). The
+ * session is read on every request, and most of a real header is analytics and preferences.
+ */
+export function readTokenCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined
+  if (!TOKEN_NAME.test(name)) return readChunkedCookie(parseCookieHeader(header), name)
+  let at = header.indexOf(name)
+  if (at === -1) return undefined
+  let sentTwice = false
+  let relevantNames: string[] | undefined
+  let whole: string | undefined
+  let chunkIndexes: number[] | undefined
+  let chunkValues: string[] | undefined
+  while (at !== -1) {
+    const start = header.lastIndexOf(";", at) + 1
+    let end = header.indexOf(";", at)
+    if (end === -1) end = header.length
+    let equals = header.indexOf("=", start)
+    if (equals >= end) equals = -1
+    const recorded = recordedName(header, start, equals === -1 ? end : equals, name)
+    if (recorded !== undefined) {
+      if (relevantNames?.includes(recorded)) sentTwice = true
+      ;(relevantNames ??= []).push(recorded)
+    }
+    if (equals !== -1) {
+      let keyStart = start
+      let keyEnd = equals
+      while (keyStart < keyEnd && isSpaceOrTab(header.charCodeAt(keyStart))) keyStart++
+      while (keyEnd > keyStart && isSpaceOrTab(header.charCodeAt(keyEnd - 1))) keyEnd--
+      const keyLength = keyEnd - keyStart
+      if (keyLength >= name.length && header.startsWith(name, keyStart)) {
+        const key = keyLength === name.length ? name : header.slice(keyStart, keyEnd)
+        const index = key === name ? undefined : chunkIndex(key, name)
+        if (key === name || index !== undefined) {
+          let valueStart = equals + 1
+          let valueEnd = end
+          while (valueStart < valueEnd && isSpaceOrTab(header.charCodeAt(valueStart))) valueStart++
+          while (valueEnd > valueStart && isSpaceOrTab(header.charCodeAt(valueEnd - 1))) valueEnd--
+          if (index === undefined) {
+            whole ??= decodeValue(header.slice(valueStart, valueEnd))
+          } else if (!chunkIndexes?.includes(index)) {
+            ;(chunkIndexes ??= []).push(index)
+            ;(chunkValues ??= []).push(decodeValue(header.slice(valueStart, valueEnd)))
+          }
+        }
+      }
+    }
+    at = header.indexOf(name, end)
+  }
+  if (sentTwice) throw new InvalidTokenError("invalid_chunks", "The session cookie was sent more than once.")
+  if (whole && chunkIndexes !== undefined) throw new InvalidTokenError("invalid_chunks", "The session cookie was sent both whole and in chunks.")
+  if (whole) return whole
+  if (chunkIndexes === undefined) return undefined
+  const chunks: string[] = []
+  for (let i = 0; i < chunkIndexes.length; i++) {
+    const index = chunkIndexes[i]!
+    if (index >= MAX_CHUNKS) throw new InvalidTokenError("invalid_chunks", `The session cookie has more than ${MAX_CHUNKS} chunks.`)
+    chunks[index] = chunkValues![i]!
+  }
+  if (chunkIndexes.length !== chunks.length) throw new InvalidTokenError("invalid_chunks", "The session cookie is missing a chunk.")
+  const joined = chunks.join("")
+  return joined === "" ? undefined : joined
+}
+
 /** The names of the cookies in `cookies` that belong to a token stored under `name`. */
 export function tokenCookieNames(cookies: Record<string, string | undefined>, name: string): string[] {
   return Object.keys(cookies).filter((cookieName) => cookieName === name || chunkIndex(cookieName, name) !== undefined)

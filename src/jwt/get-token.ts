@@ -1,7 +1,7 @@
 import { LatchkeyError } from "../errors.js"
 import type { Awaitable, JWT, LoggerInstance } from "../types.js"
 import type { JWTDecodeParams } from "./codec.js"
-import { parseCookieHeader, readChunkedCookie } from "./cookies.js"
+import { readTokenCookie } from "./cookies.js"
 import { headerReader, type RequestLike } from "./headers.js"
 import { codec } from "./runtime.js"
 import { secretsOrEnv, type SecretInput } from "./secrets.js"
@@ -115,12 +115,12 @@ function describe(error: unknown): { code: string; reason?: string } {
 function findTokens(params: GetTokenParams<unknown>, names: readonly [string, string]): FoundToken[] | null {
   const { logger } = params
   const header = headerReader(params.req)
-  const cookies = parseCookieHeader(header("cookie", "; "))
+  const cookies = header("cookie", "; ")
   const candidates = cookieCandidates(params, names)
   const found: FoundToken[] = []
   for (const { name, salt } of candidates) {
     try {
-      const token = readChunkedCookie(cookies, name)
+      const token = readTokenCookie(cookies, name)
       if (token !== undefined) found.push({ token, salt, source: name })
     } catch (error) {
       logger?.debug?.("getToken: session cookie rejected", { ...describe(error), source: name })
@@ -139,7 +139,10 @@ export async function readSessionToken<Payload>(
   names: readonly [string, string],
   defaultDecode: TokenDecoder<Payload>
 ): Promise<Payload | string | null> {
-  const secret = params.raw ? undefined : secretsOrEnv(params.secret)
+  // Checked (and read from the environment when unset) once; a single string is passed on as
+  // it is, so decode takes it without building a list.
+  const checked = params.raw ? undefined : secretsOrEnv(params.secret)
+  const secret = typeof params.secret === "string" ? params.secret : checked
   const found = findTokens(params, names)
   if (found === null || found.length === 0) return null
   if (params.raw) return found[0]!.token

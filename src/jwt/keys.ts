@@ -46,30 +46,62 @@ async function deriveKey(
   return { kid, header, prepared }
 }
 
-/** A bounded, per-backend cache of derived keys. */
+interface Entry {
+  derived: Promise<DerivedKey>
+  /** Set once `derived` resolves, so a hit needs no await. */
+  ready: DerivedKey | undefined
+}
+
+/**
+ * A bounded, per-backend cache of derived keys. The entry used last is also held apart with its
+ * four inputs, because one app reads with the same secret and salt on nearly every request: a
+ * repeat is then four string comparisons, with no cache key built and no LRU reordering.
+ */
 export class KeyCache {
-  readonly #entries = new Map<string, Promise<DerivedKey>>()
+  readonly #entries = new Map<string, Entry>()
   readonly #backend: CryptoBackend
+  #last: { scheme: KeyScheme; enc: ContentEncryption; secret: string; salt: string; key: DerivedKey } | undefined
 
   constructor(backend: CryptoBackend) {
     this.#backend = backend
   }
 
+  /** The derived key for these inputs when it is cached and ready, without waiting; else undefined. */
+  ready(scheme: KeyScheme, enc: ContentEncryption, secret: string, salt: string): DerivedKey | undefined {
+    const last = this.#last
+    if (last !== undefined && last.secret === secret && last.salt === salt && last.enc === enc && last.scheme === scheme) return last.key
+    const entry = this.#touch(cacheKey(scheme, enc, secret, salt))
+    if (entry?.ready !== undefined) this.#last = { scheme, enc, secret, salt, key: entry.ready }
+    return entry?.ready
+  }
+
   /** The derived key for these inputs, from the cache when present. */
   get(scheme: KeyScheme, enc: ContentEncryption, secret: string, salt: string): Promise<DerivedKey> {
-    // Length-prefixing the salt keeps ("a|b", "c") and ("a", "b|c") apart.
-    const id = `${scheme}|${enc}|${salt.length}|${salt}|${secret}`
-    const cached = this.#entries.get(id)
-    if (cached !== undefined) {
-      this.#entries.delete(id)
-      this.#entries.set(id, cached)
-      return cached
-    }
-    const derived = deriveKey(this.#backend, scheme, enc, secret, salt)
-    derived.catch(() => this.#entries.delete(id))
-    this.#entries.set(id, derived)
+    const id = cacheKey(scheme, enc, secret, salt)
+    const cached = this.#touch(id)
+    if (cached !== undefined) return cached.derived
+    const entry: Entry = { derived: deriveKey(this.#backend, scheme, enc, secret, salt), ready: undefined }
+    entry.derived.then(
+      (key) => {
+        entry.ready = key
+      },
+      () => {
+        if (this.#entries.get(id) === entry) this.#entries.delete(id)
+      }
+    )
+    this.#entries.set(id, entry)
     if (this.#entries.size > MAX_CACHED_KEYS) this.#entries.delete(this.#entries.keys().next().value!)
-    return derived
+    return entry.derived
+  }
+
+  /** Looks an entry up and marks it most recently used. */
+  #touch(id: string): Entry | undefined {
+    const entry = this.#entries.get(id)
+    if (entry !== undefined) {
+      this.#entries.delete(id)
+      this.#entries.set(id, entry)
+    }
+    return entry
   }
 
   /** How many keys are cached now; for tests that check the bound. */
@@ -80,5 +112,11 @@ export class KeyCache {
   /** Drops every cached key. */
   clear(): void {
     this.#entries.clear()
+    this.#last = undefined
   }
+}
+
+/** Length-prefixing the salt keeps ("a|b", "c") and ("a", "b|c") apart. */
+function cacheKey(scheme: KeyScheme, enc: ContentEncryption, secret: string, salt: string): string {
+  return `${scheme}|${enc}|${salt.length}|${salt}|${secret}`
 }

@@ -18,6 +18,10 @@ export interface SealedParts {
   tag: string
 }
 
+/**
+ * `seal` and `open` answer a value or a promise: node:crypto works synchronously, and awaiting
+ * only real promises spares the hot path a microtask turn per call.
+ */
 export interface CryptoBackend {
   /** Which backend this is, so tests and runtime checks can tell them apart. */
   readonly name: "node" | "webcrypto"
@@ -27,12 +31,12 @@ export interface CryptoBackend {
    * Encrypts `plaintext` with `aad` as the additional authenticated data. `iv` is only passed by
    * the differential tests; callers leave it out and get a fresh random one.
    */
-  seal(key: PreparedKey, aad: string, plaintext: string, iv?: Uint8Array<ArrayBuffer>): Promise<SealedParts>
+  seal(key: PreparedKey, aad: string, plaintext: string, iv?: Uint8Array<ArrayBuffer>): SealedParts | Promise<SealedParts>
   /**
    * Authenticates and decrypts. Answers `undefined` when the tag does not verify. The segments are
    * already checked to be canonical base64url of the right lengths.
    */
-  open(key: PreparedKey, aad: string, parts: SealedParts): Promise<Uint8Array | undefined>
+  open(key: PreparedKey, aad: string, parts: SealedParts): Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** SHA-256 or SHA-512 of an ASCII string, as base64url. */
   digest(bits: 256 | 512, ascii: string): Promise<string>
   /** base64url without padding. */

@@ -21,6 +21,18 @@ function latin1(text: string): Uint8Array<ArrayBuffer> {
   return bytes
 }
 
+/**
+ * The protected header's bytes, kept for the header seen last: one app writes and reads under one
+ * header per key, so this is nearly always a hit. Read-only to every caller (copied into the MAC
+ * input, passed to WebCrypto, which copies it).
+ */
+let lastAad: { text: string; bytes: Uint8Array<ArrayBuffer> } | undefined
+
+function aadBytes(text: string): Uint8Array<ArrayBuffer> {
+  if (lastAad?.text !== text) lastAad = { text, bytes: latin1(text) }
+  return lastAad.bytes
+}
+
 /** RFC 7518 §5.2.2.1: HMAC over AAD ‖ IV ‖ ciphertext ‖ AL, truncated to half its length. */
 async function cbcTag(mac: CryptoKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   const input = new Uint8Array(aad.length + iv.length + ciphertext.length + 8)
@@ -69,7 +81,7 @@ export const backend: CryptoBackend = {
 
   async seal(prepared, aadText, plaintext, iv) {
     const key = asWebKey(prepared)
-    const aad = latin1(aadText)
+    const aad = aadBytes(aadText)
     const data = encoder.encode(plaintext)
     if (key.enc === "A256GCM") {
       const nonce = iv ?? crypto.getRandomValues(new Uint8Array(12))
@@ -85,7 +97,7 @@ export const backend: CryptoBackend = {
 
   async open(prepared, aadText, parts) {
     const key = asWebKey(prepared)
-    const aad = latin1(aadText)
+    const aad = aadBytes(aadText)
     const iv = decodeBase64url(parts.iv)
     const ciphertext = decodeBase64url(parts.ciphertext)
     const tag = decodeBase64url(parts.tag)
