@@ -77,7 +77,7 @@ export default function FortyTwoSchool(options?: OAuthUserConfig<FortyTwoSchoolP
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://api.intra.42.fr/apidoc/guides/web_application_flow",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/42-school.js") },
       profile: (profile) => ({
         id: String(profile.id),
         name: profile.usual_full_name ?? profile.displayname ?? profile.login,

@@ -68,7 +68,7 @@ export default function AniList(options?: OAuthUserConfig<AniListProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.anilist.co/guide/auth/authorization-code",
-      style: { brandColor: "#02A9FF" },
+      style: { brandColor: "#02A9FF", mark: () => import("./logos/anilist.js") },
       profile: ({ data: { Viewer: viewer } }) => ({
         id: String(viewer.id),
         name: viewer.name,

@@ -89,7 +89,7 @@ export default function Apple(options?: OIDCUserConfig<AppleProfile>): OIDCConfi
       quirks: { formPost: true, firstSignInUserField: true },
       capabilities: { refresh: true, revocation: "https://appleid.apple.com/auth/revoke" },
       docs: "https://developer.apple.com/documentation/signinwithapplerestapi",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/apple.js") },
       profile: (profile) => ({ id: profile.sub, name: fullName(profile.user), email: profile.email ?? null, image: null }),
     },
     options

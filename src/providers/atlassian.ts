@@ -67,7 +67,7 @@ export default function Atlassian(options?: OAuthUserConfig<AtlassianProfile>): 
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developer.atlassian.com/cloud/oauth/getting-started/implementing-oauth-3lo",
-      style: { brandColor: "#0052CC" },
+      style: { brandColor: "#0052CC", mark: () => import("./logos/atlassian.js") },
       profile: (profile) => ({ id: profile.account_id, name: profile.name, email: profile.email || null, image: profile.picture || null }),
     },
     options

@@ -53,7 +53,7 @@ export default function Auth0(options?: OIDCUserConfig<Auth0Profile>): OIDCConfi
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: true },
       docs: "https://auth0.com/docs/authenticate/login/oidc-conformant-authentication",
-      style: { brandColor: "#EB5424" },
+      style: { brandColor: "#EB5424", mark: () => import("./logos/auth0.js") },
       profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
     },
     options

@@ -57,7 +57,7 @@ export default function Authentik(options?: OIDCUserConfig<AuthentikProfile>): O
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: true },
       docs: "https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/",
-      style: { brandColor: "#FD4B2D" },
+      style: { brandColor: "#FD4B2D", mark: () => import("./logos/authentik.js") },
       profile: standardClaimsOrUsername,
     },
     options

@@ -62,7 +62,7 @@ export default function Autodesk(options?: OIDCUserConfig<AutodeskProfile>): OID
       idToken: false,
       capabilities: { refresh: true, revocation: true },
       docs: "https://aps.autodesk.com/en/docs/oauth/v2/developers_guide/overview/",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/autodesk.js") },
     },
     options
   )

@@ -77,7 +77,7 @@ export default function BattleNet(options: BattleNetUserConfig = {}): OIDCConfig
       authorization: { params: { scope: "openid" } },
       capabilities: { refresh: false, revocation: false },
       docs: "https://develop.battle.net/documentation/guides/using-oauth",
-      style: { brandColor: "#4381C3" },
+      style: { brandColor: "#4381C3", mark: () => import("./logos/battlenet.js") },
       profile: (profile) => ({ id: profile.sub, name: profile.battle_tag ?? null, email: null, image: null }),
     },
     userOptions

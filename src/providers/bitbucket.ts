@@ -89,7 +89,7 @@ export default function Bitbucket(options?: OAuthUserConfig<BitbucketProfile>): 
       checks: ["state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://developer.atlassian.com/cloud/bitbucket/oauth-2/",
-      style: { brandColor: "#0052CC" },
+      style: { brandColor: "#0052CC", mark: () => import("./logos/bitbucket.js") },
       profile: (profile) => ({ id: profile.uuid, name: profile.display_name, email: profile.email ?? null, image: profile.links.avatar?.href ?? null }),
     },
     options

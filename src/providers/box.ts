@@ -67,7 +67,7 @@ export default function Box(options?: OAuthUserConfig<BoxProfile>): OAuthConfig<
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: "https://api.box.com/oauth2/revoke" },
       docs: "https://developer.box.com/guides/authentication/oauth2/without-sdk/",
-      style: { brandColor: "#0061D5" },
+      style: { brandColor: "#0061D5", mark: () => import("./logos/box.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name, email: profile.login, image: profile.avatar_url ?? null }),
     },
     options

@@ -111,7 +111,7 @@ export default function Bungie(options: BungieUserConfig = {}): OAuthConfig<Bung
       checks: ["state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://github.com/Bungie-net/api/wiki/OAuth-Documentation",
-      style: { brandColor: "#0075BB" },
+      style: { brandColor: "#0075BB", mark: () => import("./logos/bungie.js") },
       profile: ({ Response: user }) => ({
         id: user.membershipId,
         name: user.cachedBungieGlobalDisplayName || user.displayName,

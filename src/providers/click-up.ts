@@ -73,7 +73,7 @@ export default function ClickUp(options?: OAuthUserConfig<ClickUpProfile>): OAut
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://developer.clickup.com/docs/authentication",
-      style: { brandColor: "#7B68EE" },
+      style: { brandColor: "#7B68EE", mark: () => import("./logos/click-up.js") },
       profile: ({ user }) => ({ id: String(user.id), name: user.username, email: user.email, image: user.profilePicture }),
     },
     options

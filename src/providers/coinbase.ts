@@ -69,7 +69,7 @@ export default function Coinbase(options?: OAuthUserConfig<CoinbaseProfile>): OA
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: "https://login.coinbase.com/oauth2/revoke" },
       docs: "https://docs.cdp.coinbase.com/coinbase-app/oauth2-integration/integrations",
-      style: { brandColor: "#0052FF" },
+      style: { brandColor: "#0052FF", mark: () => import("./logos/coinbase.js") },
       profile: ({ data }) => ({ id: data.id, name: data.name ?? data.username, email: data.email ?? null, image: data.avatar_url || null }),
     },
     options

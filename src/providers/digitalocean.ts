@@ -61,7 +61,7 @@ export default function DigitalOcean(options?: OAuthUserConfig<DigitalOceanProfi
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.digitalocean.com/reference/api/oauth/",
-      style: { brandColor: "#0069FF" },
+      style: { brandColor: "#0069FF", mark: () => import("./logos/digitalocean.js") },
       profile: ({ account }) => ({ id: account.uuid, name: account.name || null, email: account.email, image: null }),
     },
     options

@@ -71,7 +71,7 @@ export default function Discord(options?: OAuthUserConfig<DiscordProfile>): OAut
       userinfo: "https://discord.com/api/users/@me",
       capabilities: { refresh: true, revocation: "https://discord.com/api/oauth2/token/revoke" },
       docs: "https://discord.com/developers/docs/topics/oauth2",
-      style: { brandColor: "#5865F2" },
+      style: { brandColor: "#5865F2", mark: () => import("./logos/discord.js") },
       profile: (profile) => ({ id: profile.id, name: profile.global_name ?? profile.username, email: profile.email ?? null, image: avatarUrl(profile) }),
     },
     options

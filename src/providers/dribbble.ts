@@ -62,7 +62,7 @@ export default function Dribbble(options?: OAuthUserConfig<DribbbleProfile>): OA
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developer.dribbble.com/v2/oauth/",
-      style: { brandColor: "#EA4C89" },
+      style: { brandColor: "#EA4C89", mark: () => import("./logos/dribbble.js") },
       profile: (profile) => ({ id: String(profile.id), name: profile.name || profile.login, email: null, image: profile.avatar_url || null }),
     },
     options

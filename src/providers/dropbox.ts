@@ -65,7 +65,7 @@ export default function Dropbox(options?: OAuthUserConfig<DropboxProfile>): OAut
       },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.dropbox.com/oauth-guide",
-      style: { brandColor: "#0061FF" },
+      style: { brandColor: "#0061FF", mark: () => import("./logos/dropbox.js") },
       profile: (profile) => ({ id: profile.account_id, name: profile.name.display_name, email: profile.email, image: profile.profile_photo_url ?? null }),
     },
     options

@@ -52,7 +52,7 @@ export default function EpicGames(options?: OAuthUserConfig<EpicGamesProfile>): 
       checks: ["state"],
       capabilities: { refresh: true, revocation: "https://api.epicgames.dev/epic/oauth/v2/revoke" },
       docs: "https://dev.epicgames.com/docs/web-api-ref/authentication",
-      style: { brandColor: "#313131" },
+      style: { brandColor: "#313131", mark: () => import("./logos/epicgames.js") },
       profile: (profile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: null, image: null }),
     },
     options

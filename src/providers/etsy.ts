@@ -64,7 +64,7 @@ export default function Etsy(options?: OAuthUserConfig<EtsyProfile>): OAuthConfi
       client: { token_endpoint_auth_method: "none" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.etsy.com/documentation/essentials/authentication",
-      style: { brandColor: "#F1641E" },
+      style: { brandColor: "#F1641E", mark: () => import("./logos/etsy.js") },
       profile: (profile) => ({
         id: String(profile.user_id),
         name: [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null,

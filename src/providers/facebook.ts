@@ -61,7 +61,7 @@ export default function Facebook(options?: OAuthUserConfig<FacebookProfile>): OA
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow",
-      style: { brandColor: "#0866FF" },
+      style: { brandColor: "#0866FF", mark: () => import("./logos/facebook.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data.url ?? null }),
     },
     options

@@ -60,7 +60,7 @@ export default function FACEIT(options?: OIDCUserConfig<FACEITProfile>): OIDCCon
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.faceit.com/getting-started/authentication/oauth2",
-      style: { brandColor: "#FF5500" },
+      style: { brandColor: "#FF5500", mark: () => import("./logos/faceit.js") },
       profile: (profile) => ({
         id: profile.guid ?? profile.sub,
         name: profile.nickname ?? null,

@@ -51,7 +51,7 @@ export default function Figma(options?: OAuthUserConfig<FigmaProfile>): OAuthCon
       checks: ["pkce", "state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.figma.com/docs/rest-api/authentication/",
-      style: { brandColor: "#F24E1E" },
+      style: { brandColor: "#F24E1E", mark: () => import("./logos/figma.js") },
       profile: (profile) => ({ id: profile.id, name: profile.handle, email: profile.email, image: profile.img_url || null }),
     },
     options

@@ -65,7 +65,7 @@ export default function Fitbit(options?: OAuthUserConfig<FitbitProfile>): OAuthC
       userinfo: "https://api.fitbit.com/1/user/-/profile.json",
       capabilities: { refresh: true, revocation: "https://api.fitbit.com/oauth2/revoke" },
       docs: "https://dev.fitbit.com/build/reference/web-api/developer-guide/authorization/",
-      style: { brandColor: "#00B0B9" },
+      style: { brandColor: "#00B0B9", mark: () => import("./logos/fitbit.js") },
       profile: ({ user }) => ({ id: user.encodedId, name: user.fullName || user.displayName, email: null, image: user.avatar640 ?? user.avatar ?? null }),
     },
     options

@@ -76,7 +76,7 @@ export default function Foursquare(options?: OAuthUserConfig<FoursquareProfile>)
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.foursquare.com/developer/reference/v2-authentication",
-      style: { brandColor: "#3333FF" },
+      style: { brandColor: "#3333FF", mark: () => import("./logos/foursquare.js") },
       profile: ({ response: { user } }) => ({
         id: user.id,
         name: [user.firstName, user.lastName].filter(Boolean).join(" "),

@@ -65,7 +65,7 @@ export default function FusionAuth(options?: OIDCUserConfig<FusionAuthProfile>):
       quirks: { instanceIssuer: true },
       capabilities: { refresh: true, revocation: false },
       docs: "https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/",
-      style: { brandColor: "#F58320" },
+      style: { brandColor: "#F58320", mark: () => import("./logos/fusionauth.js") },
       profile: standardClaimsOrUsername,
     },
     options

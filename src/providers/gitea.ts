@@ -62,7 +62,7 @@ export default function Gitea(options?: OIDCUserConfig<GiteaProfile>): OIDCConfi
       quirks: { instanceIssuer: true },
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.gitea.com/development/oauth2-provider",
-      style: { brandColor: "#609926" },
+      style: { brandColor: "#609926", mark: () => import("./logos/gitea.js") },
     },
     options
   )

@@ -127,7 +127,7 @@ export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitH
       quirks: { issParameter: `${web}/login/oauth`, issParameterOptional: true },
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps",
-      style: { brandColor: "#181717" },
+      style: { brandColor: "#181717", mark: () => import("./logos/github.js") },
       profile: (profile) => ({ id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }),
     },
     userOptions

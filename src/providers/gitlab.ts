@@ -59,7 +59,7 @@ export default function GitLab(options: OIDCUserConfig<GitLabProfile> = {}): OID
       quirks: { instanceIssuer: true },
       capabilities: { refresh: true, revocation: true },
       docs: "https://docs.gitlab.com/integration/openid_connect_provider/",
-      style: { brandColor: "#FC6D26" },
+      style: { brandColor: "#FC6D26", mark: () => import("./logos/gitlab.js") },
       profile: (profile) => ({
         id: profile.sub,
         name: profile.name ?? profile.nickname ?? null,

@@ -63,7 +63,7 @@ export default function Google(options?: OIDCUserConfig<GoogleProfile>): OIDCCon
       authorization: { params: { scope: "openid email profile" } },
       capabilities: { refresh: true, revocation: "https://oauth2.googleapis.com/revoke" },
       docs: "https://developers.google.com/identity/openid-connect/openid-connect",
-      style: { brandColor: "#4285F4" },
+      style: { brandColor: "#4285F4", mark: () => import("./marks/google.js") },
     },
     options
   )

@@ -66,7 +66,7 @@ export default function HubSpot(options?: OAuthUserConfig<HubSpotProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.hubspot.com/docs/api/working-with-oauth",
-      style: { brandColor: "#FF7A59" },
+      style: { brandColor: "#FF7A59", mark: () => import("./logos/hubspot.js") },
       profile: (profile) => ({ id: String(profile.user_id), name: null, email: profile.user, image: null }),
     },
     options

@@ -58,7 +58,7 @@ export default function HuggingFace(options?: OIDCUserConfig<HuggingFaceProfile>
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: false },
       docs: "https://huggingface.co/docs/hub/oauth",
-      style: { brandColor: "#FFD21E" },
+      style: { brandColor: "#FFD21E", mark: () => import("./logos/huggingface.js") },
     },
     options
   )

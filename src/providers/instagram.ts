@@ -77,7 +77,7 @@ export default function Instagram(options?: OAuthUserConfig<InstagramProfile>): 
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login",
-      style: { brandColor: "#FF0069" },
+      style: { brandColor: "#FF0069", mark: () => import("./logos/instagram.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name || profile.username, email: null, image: profile.profile_picture_url ?? null }),
     },
     options

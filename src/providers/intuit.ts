@@ -64,7 +64,7 @@ export default function Intuit(options?: OIDCUserConfig<IntuitProfile>): OIDCCon
       checks: ["state"],
       capabilities: { refresh: true, revocation: true },
       docs: "https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/openid-connect",
-      style: { brandColor: "#236CFF" },
+      style: { brandColor: "#236CFF", mark: () => import("./logos/intuit.js") },
       profile: (profile) => ({
         id: profile.sub,
         name: [profile.givenName, profile.familyName].filter(Boolean).join(" ") || null,

@@ -68,7 +68,7 @@ export default function Kakao(options?: OIDCUserConfig<KakaoProfile>): OIDCConfi
       quirks: { scopeGatedEmail: "account_email" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.kakao.com/docs/latest/en/kakaologin/rest-api",
-      style: { brandColor: "#FEE500" },
+      style: { brandColor: "#FEE500", mark: () => import("./logos/kakao.js") },
       profile: (profile) => ({ id: profile.sub, name: profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
     },
     options

@@ -52,7 +52,7 @@ export default function Keycloak(options?: OIDCUserConfig<KeycloakProfile>): OID
       quirks: { instanceIssuer: true },
       capabilities: { refresh: true, revocation: true },
       docs: "https://www.keycloak.org/securing-apps/oidc-layers",
-      style: { brandColor: "#4D4D4D" },
+      style: { brandColor: "#4D4D4D", mark: () => import("./logos/keycloak.js") },
       profile: standardClaimsOrUsername,
     },
     options

@@ -57,7 +57,7 @@ export default function Kick(options?: OAuthUserConfig<KickProfile>): OAuthConfi
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.kick.com/getting-started/generating-tokens-oauth2-flow",
-      style: { brandColor: "#53FC18" },
+      style: { brandColor: "#53FC18", mark: () => import("./logos/kick.js") },
       profile: ({ data: [user] }) => ({
         // An empty list leaves the id unset, which the flow reports as a profile error.
         id: user && String(user.user_id),

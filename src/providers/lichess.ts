@@ -85,7 +85,7 @@ export default function Lichess(options?: OAuthUserConfig<LichessProfile>): OAut
       client: { token_endpoint_auth_method: "none" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://lichess.org/api#tag/OAuth",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/lichess.js") },
       profile: (profile) => ({ id: profile.id, name: profile.username, email: profile.email ?? null, image: null }),
     },
     options

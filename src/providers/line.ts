@@ -71,7 +71,7 @@ export default function Line(options?: OIDCUserConfig<LineProfile>): OIDCConfig<
       client: { token_endpoint_auth_method: "client_secret_post", id_token_signed_response_alg: "HS256" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.line.biz/en/docs/line-login/integrate-line-login/",
-      style: { brandColor: "#06C755" },
+      style: { brandColor: "#06C755", mark: () => import("./logos/line.js") },
     },
     options
   )

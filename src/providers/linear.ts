@@ -66,7 +66,7 @@ export default function Linear(options?: OAuthUserConfig<LinearProfile>): OAuthC
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://linear.app/developers/oauth-2-0-authentication",
-      style: { brandColor: "#5E6AD2" },
+      style: { brandColor: "#5E6AD2", mark: () => import("./logos/linear.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name || profile.displayName, email: profile.email, image: profile.avatarUrl }),
     },
     options

@@ -58,7 +58,7 @@ export default function LinkedIn(options?: OIDCUserConfig<LinkedInProfile>): OID
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: "https://www.linkedin.com/oauth/v2/revoke" },
       docs: "https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2",
-      style: { brandColor: "#0A66C2" },
+      style: { brandColor: "#0A66C2", mark: () => import("./marks/linkedin.js") },
     },
     options
   )

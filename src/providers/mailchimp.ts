@@ -65,7 +65,7 @@ export default function Mailchimp(options?: OAuthUserConfig<MailchimpProfile>): 
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://mailchimp.com/developer/marketing/guides/access-user-data-oauth-2/",
-      style: { brandColor: "#FFE01B" },
+      style: { brandColor: "#FFE01B", mark: () => import("./logos/mailchimp.js") },
       profile: ({ login }) => ({ id: String(login.login_id), name: login.login_name, email: login.login_email || login.email, image: login.avatar }),
     },
     options

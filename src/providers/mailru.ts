@@ -64,7 +64,7 @@ export default function MailRu(options?: OAuthUserConfig<MailRuProfile>): OAuthC
       checks: ["pkce", "state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://id.vk.com/about/business/go/docs/ru/vkid/latest/oauth/oauth-mail/index",
-      style: { brandColor: "#005FF9" },
+      style: { brandColor: "#005FF9", mark: () => import("./logos/mailru.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name || profile.nickname || null, email: profile.email ?? null, image: profile.image ?? null }),
     },
     options

@@ -77,7 +77,7 @@ export default function Mastodon(options?: OAuthUserConfig<MastodonProfile>): OA
       checks: ["pkce", "state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.joinmastodon.org/client/authorized/",
-      style: { brandColor: "#6364FF" },
+      style: { brandColor: "#6364FF", mark: () => import("./logos/mastodon.js") },
       profile: (profile) => ({ id: profile.id, name: profile.display_name || profile.username, email: null, image: profile.avatar ?? null }),
     },
     options

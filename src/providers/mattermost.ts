@@ -66,7 +66,7 @@ export default function Mattermost(options?: OAuthUserConfig<MattermostProfile>)
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.mattermost.com/integrate/apps/authentication/oauth2/",
-      style: { brandColor: "#0058CC" },
+      style: { brandColor: "#0058CC", mark: () => import("./logos/mattermost.js") },
       profile: (profile) => ({
         id: profile.id,
         name: [profile.first_name, profile.last_name].filter(Boolean).join(" ") || profile.nickname || profile.username,

@@ -37,7 +37,8 @@ export interface MediumProfile {
  *
  * Quirks, handled for you: Medium requires `state` (it has no PKCE) and the client secret in the
  * token request body; its token response lists `scope` as an array, which is joined, and gives the
- * expiry as `expires_at` in milliseconds rather than `expires_in`. Medium shares no email address,
+ * expiry as `expires_at` in milliseconds rather than `expires_in` (the `expiresAtMilliseconds`
+ * quirk reads it, so refreshes are timed right). Medium shares no email address,
  * so `email` is always `null`.
  *
  * Exported from `latchkey/providers/medium` and `latchkey/providers`.
@@ -61,8 +62,9 @@ export default function Medium(options?: OAuthUserConfig<MediumProfile>): OAuthC
       checks: ["state"],
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
+      quirks: { expiresAtMilliseconds: true },
       docs: "https://github.com/Medium/medium-api-docs",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/medium.js") },
       profile: ({ data }) => ({ id: data.id, name: data.name || data.username, email: null, image: data.imageUrl || null }),
     },
     options

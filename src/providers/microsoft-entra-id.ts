@@ -86,7 +86,7 @@ export default function MicrosoftEntraID(options: MicrosoftEntraIDUserConfig = {
       quirks: { tenantIssuer: true },
       capabilities: { refresh: true, revocation: false },
       docs: "https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc",
-      style: { brandColor: "#0078D4" },
+      style: { brandColor: "#0078D4", mark: () => import("./marks/microsoft.js") },
     },
     userOptions
   )

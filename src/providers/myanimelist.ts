@@ -62,7 +62,7 @@ export default function MyAnimeList(options?: OAuthUserConfig<MyAnimeListProfile
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://myanimelist.net/apiconfig/references/authorization",
-      style: { brandColor: "#2E51A2" },
+      style: { brandColor: "#2E51A2", mark: () => import("./logos/myanimelist.js") },
       profile: (profile) => ({ id: String(profile.id), name: profile.name, email: null, image: profile.picture ?? null }),
     },
     options

@@ -69,7 +69,7 @@ export default function Naver(options?: OAuthUserConfig<NaverProfile>): OAuthCon
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.naver.com/docs/login/api/api.md",
-      style: { brandColor: "#03C75A" },
+      style: { brandColor: "#03C75A", mark: () => import("./logos/naver.js") },
       profile: ({ response: user }) => ({
         id: user.id,
         name: user.name || user.nickname || null,

@@ -59,7 +59,7 @@ export default function Netlify(options?: OAuthUserConfig<NetlifyProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.netlify.com/api/get-started/#authentication",
-      style: { brandColor: "#00C7B7" },
+      style: { brandColor: "#00C7B7", mark: () => import("./logos/netlify.js") },
       profile: (profile) => ({ id: profile.id, name: profile.full_name, email: profile.email, image: profile.avatar_url }),
     },
     options

@@ -74,7 +74,7 @@ export default function Nextcloud(options?: OAuthUserConfig<NextcloudProfile>): 
       checks: ["pkce", "state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.nextcloud.com/server/latest/admin_manual/configuration_server/oauth2.html",
-      style: { brandColor: "#0082C9" },
+      style: { brandColor: "#0082C9", mark: () => import("./logos/nextcloud.js") },
       profile: ({ ocs: { data } }) => ({ id: data.id, name: data["display-name"] || data.id, email: data.email || null, image: null }),
     },
     options

@@ -90,7 +90,7 @@ export default function Notion(options?: OAuthUserConfig<NotionProfile>): OAuthC
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.notion.com/docs/authorization",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/notion.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name ?? null, email: profile.person?.email ?? null, image: profile.avatar_url ?? null }),
     },
     options

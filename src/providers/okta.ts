@@ -53,7 +53,7 @@ export default function Okta(options?: OIDCUserConfig<OktaProfile>): OIDCConfig<
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: true },
       docs: "https://developer.okta.com/docs/guides/sign-into-web-app-redirect/",
-      style: { brandColor: "#007DC1" },
+      style: { brandColor: "#007DC1", mark: () => import("./logos/okta.js") },
       profile: standardClaimsOrUsernameNoImage,
     },
     options

@@ -59,7 +59,7 @@ export default function OryHydra(options?: OIDCUserConfig<OryHydraProfile>): OID
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: true },
       docs: "https://www.ory.sh/docs/oauth2-oidc/authorization-code-flow",
-      style: { brandColor: "#4F46E5" },
+      style: { brandColor: "#4F46E5", mark: () => import("./logos/hydra.js") },
     },
     options
   )

@@ -72,7 +72,7 @@ export default function Osu(options?: OAuthUserConfig<OsuProfile>): OAuthConfig<
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://osu.ppy.sh/docs/#authorization-code-grant",
-      style: { brandColor: "#FF66AA" },
+      style: { brandColor: "#FF66AA", mark: () => import("./logos/osu.js") },
       profile: (profile) => ({ id: String(profile.id), name: profile.username, email: null, image: profile.avatar_url ?? null }),
     },
     options

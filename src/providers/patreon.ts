@@ -72,7 +72,7 @@ export default function Patreon(options?: OAuthUserConfig<PatreonProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://docs.patreon.com/#oauth",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/patreon.js") },
       profile: ({ data: { id, attributes } }) => ({
         id,
         name: attributes.full_name || attributes.vanity || null,

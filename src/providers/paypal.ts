@@ -86,7 +86,7 @@ export default function PayPal(options: PayPalUserConfig = {}): OAuthConfig<PayP
       checks: ["state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://developer.paypal.com/docs/log-in-with-paypal/integrate/",
-      style: { brandColor: "#003087" },
+      style: { brandColor: "#003087", mark: () => import("./logos/paypal.js") },
       profile: (profile) => ({
         id: profile.user_id,
         name: profile.name ?? null,

@@ -61,7 +61,7 @@ export default function Pinterest(options?: OAuthUserConfig<PinterestProfile>): 
       checks: ["state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/",
-      style: { brandColor: "#E60023" },
+      style: { brandColor: "#E60023", mark: () => import("./logos/pinterest.js") },
       profile: (profile) => ({ id: profile.id, name: profile.business_name || profile.username, email: null, image: profile.profile_image ?? null }),
     },
     options

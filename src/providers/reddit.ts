@@ -101,7 +101,7 @@ export default function Reddit(options: RedditUserConfig = {}): OAuthConfig<Redd
       checks: ["state"],
       capabilities: { refresh: true, revocation: "https://www.reddit.com/api/v1/revoke_token" },
       docs: "https://github.com/reddit-archive/reddit/wiki/OAuth2",
-      style: { brandColor: "#FF4500" },
+      style: { brandColor: "#FF4500", mark: () => import("./logos/reddit.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name, email: null, image: profile.icon_img || null }),
     },
     userOptions

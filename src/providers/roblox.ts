@@ -65,7 +65,7 @@ export default function Roblox(options?: OIDCUserConfig<RobloxProfile>): OIDCCon
       idToken: false,
       capabilities: { refresh: true, revocation: true },
       docs: "https://create.roblox.com/docs/cloud/auth/oauth2-reference",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/roblox.js") },
     },
     options
   )

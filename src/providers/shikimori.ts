@@ -84,7 +84,7 @@ export default function Shikimori(options: ShikimoriUserConfig = {}): OAuthConfi
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://shikimori.io/oauth",
-      style: { brandColor: "#343434" },
+      style: { brandColor: "#343434", mark: () => import("./logos/shikimori.js") },
       profile: (profile) => ({ id: String(profile.id), name: profile.nickname, email: null, image: profile.image?.x160 ?? profile.avatar ?? null }),
     },
     userOptions

@@ -61,7 +61,7 @@ export default function SimpleLogin(options?: OIDCUserConfig<SimpleLoginProfile>
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://simplelogin.io/docs/siwsl/intro/",
-      style: { brandColor: "#EA319F" },
+      style: { brandColor: "#EA319F", mark: () => import("./logos/simplelogin.js") },
       profile: (profile) => ({
         id: profile.sub,
         name: profile.name || null,

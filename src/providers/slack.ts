@@ -63,7 +63,7 @@ export default function Slack(options?: OIDCUserConfig<SlackProfile>): OIDCConfi
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: false, revocation: false },
       docs: "https://docs.slack.dev/authentication/sign-in-with-slack/",
-      style: { brandColor: "#4A154B" },
+      style: { brandColor: "#4A154B", mark: () => import("./marks/slack.js") },
     },
     options
   )

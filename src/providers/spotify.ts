@@ -63,7 +63,7 @@ export default function Spotify(options?: OAuthUserConfig<SpotifyProfile>): OAut
       checks: ["state"],
       capabilities: { refresh: true, revocation: false },
       docs: "https://developer.spotify.com/documentation/web-api/tutorials/code-flow",
-      style: { brandColor: "#1ED760" },
+      style: { brandColor: "#1ED760", mark: () => import("./logos/spotify.js") },
       profile: (profile) => ({ id: profile.id, name: profile.display_name, email: profile.email ?? null, image: profile.images[0]?.url ?? null }),
     },
     options

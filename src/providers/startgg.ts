@@ -75,7 +75,7 @@ export default function StartGG(options?: OAuthUserConfig<StartGGProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developer.start.gg/docs/oauth/oauth-overview",
-      style: { brandColor: "#3F80FF" },
+      style: { brandColor: "#3F80FF", mark: () => import("./logos/startgg.js") },
       profile: ({ data: { currentUser: user } }) => ({
         id: String(user.id),
         name: user.player?.gamerTag ?? user.name ?? user.slug,

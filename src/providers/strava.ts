@@ -74,7 +74,7 @@ export default function Strava(options?: OAuthUserConfig<StravaProfile>): OAuthC
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developers.strava.com/docs/authentication/",
-      style: { brandColor: "#FC4C02" },
+      style: { brandColor: "#FC4C02", mark: () => import("./logos/strava.js") },
       profile: (profile) => ({
         id: String(profile.id),
         name: [profile.firstname, profile.lastname].filter(Boolean).join(" ") || profile.username,

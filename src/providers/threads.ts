@@ -62,7 +62,7 @@ export default function Threads(options?: OAuthUserConfig<ThreadsProfile>): OAut
       checks: ["state"],
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/threads.js") },
       profile: (profile) => ({ id: profile.id, name: profile.name || profile.username, email: null, image: profile.threads_profile_picture_url ?? null }),
     },
     options

@@ -84,7 +84,7 @@ export default function TikTok(options?: OAuthUserConfig<TikTokProfile>): OAuthC
       quirks: { clientIdParam: "client_key" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.tiktok.com/doc/login-kit-web",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/tiktok.js") },
       profile: ({ data: { user } }) => ({ id: user.open_id, name: user.display_name ?? null, email: null, image: user.avatar_url ?? null }),
     },
     options

@@ -62,7 +62,7 @@ export default function Todoist(options?: OAuthUserConfig<TodoistProfile>): OAut
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: "https://api.todoist.com/api/v1/revoke" },
       docs: "https://developer.todoist.com/api/v1/#tag/Authorization",
-      style: { brandColor: "#E44332" },
+      style: { brandColor: "#E44332", mark: () => import("./logos/todoist.js") },
       profile: (profile) => ({ id: profile.id, name: profile.full_name, email: profile.email, image: profile.avatar_big ?? null }),
     },
     options

@@ -70,7 +70,7 @@ export default function Trakt(options?: OAuthUserConfig<TraktProfile>): OAuthCon
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: "https://api.trakt.tv/oauth/revoke" },
       docs: "https://docs.trakt.tv/docs/authentication-oauth",
-      style: { brandColor: "#9F42C6" },
+      style: { brandColor: "#9F42C6", mark: () => import("./logos/trakt.js") },
       profile: ({ user }) => ({
         id: user.ids.uuid ?? user.ids.slug,
         name: user.name || user.username,

@@ -69,7 +69,7 @@ export default function Twitch(options?: OIDCUserConfig<TwitchProfile>): OIDCCon
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: "https://id.twitch.tv/oauth2/revoke" },
       docs: "https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/",
-      style: { brandColor: "#9146FF" },
+      style: { brandColor: "#9146FF", mark: () => import("./logos/twitch.js") },
       profile: (profile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
     },
     options

@@ -59,7 +59,7 @@ export default function Twitter(options?: OAuthUserConfig<TwitterProfile>): OAut
       quirks: { scopeGatedEmail: "users.email" },
       capabilities: { refresh: true, revocation: "https://api.x.com/2/oauth2/revoke" },
       docs: "https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/authorization-code",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/twitter.js") },
       profile: ({ data }) => ({ id: data.id, name: data.name, email: data.confirmed_email ?? null, image: data.profile_image_url ?? null }),
     },
     options

@@ -280,8 +280,15 @@ export type ClientOptions = Partial<Omit<Client, "client_id">> & { token_endpoin
  */
 export interface ProviderStyle {
   brandColor?: string
-  /** A URL or a `data:` URI. Built-ins use inline SVG, so the page makes no outside requests. */
+  /** A URL or a `data:` URI, shown as an `<img>`; it wins over `mark`. */
   logo?: string
+  /**
+   * Loads the provider's mark for the sign-in page: a module whose default export is an inline
+   * `<svg>` element (trusted markup, written into the page as is). Every built-in with a mark sets
+   * it to a dynamic import of its own mark, so an app's bundle carries the marks of the providers
+   * it configures and no others, and loads them only when the page is first rendered.
+   */
+  mark?: () => Promise<{ default: string }>
   /** @deprecated Use `brandColor`. */
   bg?: string
   /** @deprecated The button text colour is derived from `brandColor`. */
@@ -324,6 +331,11 @@ export interface ProviderQuirks {
   clientIdParam?: string
   /** A `response_type` other than `code` that still answers with a code (Azure DevOps: `Assertion`). */
   responseType?: string
+  /**
+   * The token response gives the expiry as an absolute `expires_at` in milliseconds, not
+   * `expires_in` (Medium); read so that refreshes are timed right.
+   */
+  expiresAtMilliseconds?: boolean
 }
 
 /**

@@ -65,7 +65,7 @@ export default function Vercel(options?: OIDCUserConfig<VercelProfile>): OIDCCon
       authorization: { params: { scope: "openid email profile" } },
       capabilities: { refresh: true, revocation: true },
       docs: "https://vercel.com/docs/sign-in-with-vercel",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/vercel.js") },
     },
     options
   )

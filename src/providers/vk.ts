@@ -90,7 +90,7 @@ export default function VK(options?: OAuthUserConfig<VKProfile>): OAuthConfig<VK
       client: { token_endpoint_auth_method: "none" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://id.vk.com/about/business/go/docs/ru/vkid/latest/vk-id/connection/api-integration/api-description",
-      style: { brandColor: "#0077FF" },
+      style: { brandColor: "#0077FF", mark: () => import("./logos/vk.js") },
       profile: ({ user }) => ({
         id: user.user_id,
         name: [user.first_name, user.last_name].filter(Boolean).join(" ") || null,

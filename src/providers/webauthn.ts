@@ -1,8 +1,7 @@
 /**
  * WebAuthn and passkey provider configs: sign-in with a platform authenticator or security key.
- * These are configurations with documented defaults. `createAuth` does not run the WebAuthn
- * ceremony yet (registration and authentication options, verification, authenticator storage):
- * a POST to `/signin/webauthn` answers the `Configuration` error until it does.
+ * These are configurations with documented defaults and no ceremony code: `createAuth` runs the
+ * ceremony when the app also passes `webauthn` from `latchkey/webauthn` (see docs/passkeys.md).
  *
  * @module
  */
@@ -51,9 +50,15 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   formFields: Record<string, CredentialInput>
   /** `user.id`, `name` and `displayName` for a new credential, from the submitted form. */
   getUserInfo?: (fields: Record<string, string>) => Awaitable<{ name: string; displayName?: string } | null>
+  /**
+   * Whether someone who is not signed in may create an account by registering a passkey for a new
+   * email address. Default false: a passkey is then added by a signed-in user only. An address
+   * that belongs to an existing user is never registered onto without that user's session.
+   */
+  allowSignUp: boolean
   /** Whether the authenticator must verify the user (PIN, biometrics). Default `"preferred"`. */
   userVerification: "required" | "preferred" | "discouraged"
-  /** How long a ceremony may take, in milliseconds. Default 5 minutes. */
+  /** How long a ceremony (and its challenge) may take, in milliseconds: 1 000 to 600 000. Default 5 minutes. */
   timeout: number
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
 }
@@ -72,7 +77,8 @@ export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "options" | "type"
 
 /**
  * Creates a WebAuthn provider. Defaults: id `webauthn`, name `WebAuthn`, an `email` field, user
- * verification `preferred`, a 5-minute timeout, no conditional UI.
+ * verification `preferred`, a 5-minute timeout, no conditional UI, no sign-up. Credentials are
+ * discoverable (resident): sign-in asks for no user name.
  *
  * Exported from `latchkey/providers/webauthn` and `latchkey/providers`.
  *
@@ -88,6 +94,7 @@ export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConf
     name: "WebAuthn",
     type: "webauthn",
     enableConditionalUI: false,
+    allowSignUp: false,
     formFields: { email: { label: "Email", type: "email", autocomplete: "username webauthn", required: true } },
     userVerification: "preferred",
     timeout: 5 * 60 * 1000,

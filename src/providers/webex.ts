@@ -62,7 +62,7 @@ export default function Webex(options?: OAuthUserConfig<WebexProfile>): OAuthCon
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://developer.webex.com/docs/integrations",
-      style: { brandColor: "#000000" },
+      style: { brandColor: "#000000", mark: () => import("./logos/webex.js") },
       profile: (profile) => ({ id: profile.id, name: profile.displayName, email: profile.emails[0] ?? null, image: profile.avatar ?? null }),
     },
     options

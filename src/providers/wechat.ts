@@ -87,7 +87,7 @@ export default function WeChat(options?: OAuthUserConfig<WeChatProfile>): OAuthC
       quirks: { clientIdParam: "appid" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login.html",
-      style: { brandColor: "#07C160" },
+      style: { brandColor: "#07C160", mark: () => import("./logos/wechat.js") },
       profile: (profile) => ({ id: profile.unionid || profile.openid, name: profile.nickname, email: null, image: profile.headimgurl || null }),
     },
     options

@@ -67,7 +67,7 @@ export default function WordPress(options?: OAuthUserConfig<WordPressProfile>): 
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developer.wordpress.com/docs/oauth2/",
-      style: { brandColor: "#21759B" },
+      style: { brandColor: "#21759B", mark: () => import("./logos/wordpress.js") },
       profile: (profile) => ({
         id: String(profile.ID),
         name: profile.display_name || profile.username,

@@ -64,7 +64,7 @@ export default function Xero(options?: OIDCUserConfig<XeroProfile>): OIDCConfig<
       authorization: { params: { scope: "openid profile email" } },
       capabilities: { refresh: true, revocation: true },
       docs: "https://developer.xero.com/documentation/guides/oauth2/sign-in/",
-      style: { brandColor: "#13B5EA" },
+      style: { brandColor: "#13B5EA", mark: () => import("./logos/xero.js") },
       profile: (profile) => ({
         id: profile.sub,
         name: [profile.given_name, profile.family_name].filter(Boolean).join(" ") || null,

@@ -87,7 +87,7 @@ export default function Zoho(options: ZohoUserConfig = {}): OIDCConfig<ZohoProfi
       client: { token_endpoint_auth_method: "client_secret_post" },
       capabilities: { refresh: true, revocation: false },
       docs: "https://www.zoho.com/accounts/protocol/oauth/sign-in-using-zoho.html",
-      style: { brandColor: "#E42527" },
+      style: { brandColor: "#E42527", mark: () => import("./logos/zoho.js") },
       profile: (profile) => ({
         id: profile.sub,
         name: profile.name ?? ([profile.first_name, profile.last_name].filter(Boolean).join(" ") || null),

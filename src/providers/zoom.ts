@@ -64,7 +64,7 @@ export default function Zoom(options?: OAuthUserConfig<ZoomProfile>): OAuthConfi
       userinfo: "https://api.zoom.us/v2/users/me",
       capabilities: { refresh: true, revocation: "https://zoom.us/oauth/revoke" },
       docs: "https://developers.zoom.us/docs/integrations/oauth/",
-      style: { brandColor: "#0B5CFF" },
+      style: { brandColor: "#0B5CFF", mark: () => import("./logos/zoom.js") },
       profile: (profile) => ({
         id: profile.id,
         name: profile.display_name || `${profile.first_name} ${profile.last_name}`.trim() || null,

@@ -80,7 +80,7 @@ describe("resolveProviders", () => {
 
     it("merges nested objects key by key", () => {
       const github = oauth(GitHub({ ...creds, style: { logo: "/github.svg" }, client: { token_endpoint_auth_method: "client_secret_post" } }))
-      expect(github.style).toEqual({ brandColor: "#181717", logo: "/github.svg" })
+      expect(github.style).toEqual({ brandColor: "#181717", logo: "/github.svg", mark: expect.any(Function) })
       expect(github.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
     })
 

@@ -1,8 +1,9 @@
 /**
  * Sign-in buttons for the providers that publish button guidelines: their colours on light and
- * dark pages, the name and font they ask for, and which multi-colour mark (in `marks/`, loaded
- * lazily like every mark) replaces the monochrome one. Every other provider gets a button in its
- * `brandColor`. A provider configured with its own `style.logo` keeps that look instead.
+ * dark pages, and the name and font they ask for. The multi-colour mark some of them require is
+ * the provider's own (its `style.mark` loads it from src/providers/marks/). Every other provider
+ * gets a button in its `brandColor`. A provider configured with its own `style.logo` keeps that
+ * look instead.
  *
  * The colours reach the page as custom properties on the button (`--l-*` light, `--d-*` dark);
  * the page's stylesheet picks one set by `prefers-color-scheme` or the theme's `colorScheme`.
@@ -21,8 +22,6 @@ interface ButtonColors {
 export interface BrandButton {
   light: ButtonColors
   dark: ButtonColors
-  /** The file in `marks/` with the provider's multi-colour mark. */
-  mark?: "google" | "microsoft" | "slack" | "linkedin"
   /** The name the guidelines put on the button, when it is not the provider's own. */
   name?: string
   /** The typeface the guidelines ask for, ahead of the page's own. */
@@ -41,7 +40,6 @@ const MICROSOFT: BrandButton = {
   // in Segoe UI Semibold.
   light: { background: "#FFFFFF", text: "#5E5E5E", border: "#8C8C8C" },
   dark: { background: "#2F2F2F", text: "#FFFFFF" },
-  mark: "microsoft",
   name: "Microsoft",
   font: "'Segoe UI',system-ui,sans-serif",
 }
@@ -54,7 +52,6 @@ const BUTTONS: Record<string, BrandButton> = {
   google: {
     light: { background: "#FFFFFF", text: "#1F1F1F", border: "#747775" },
     dark: { background: "#131314", text: "#E3E3E3", border: "#8E918F" },
-    mark: "google",
     font: "Roboto,Arial,sans-serif",
     weight: 500,
   },
@@ -73,14 +70,13 @@ const BUTTONS: Record<string, BrandButton> = {
   // "f" logo (white text on it is 4.8:1).
   facebook: { light: { background: "#0866FF", text: "#FFFFFF" }, dark: { background: "#0866FF", text: "#FFFFFF" } },
   // https://brand.linkedin.com/downloads: LinkedIn blue #0A66C2 with the "in" bug.
-  linkedin: { light: { background: "#0A66C2", text: "#FFFFFF" }, dark: { background: "#0A66C2", text: "#FFFFFF" }, mark: "linkedin" },
+  linkedin: { light: { background: "#0A66C2", text: "#FFFFFF" }, dark: { background: "#0A66C2", text: "#FFFFFF" } },
   // https://api.slack.com/authentication/sign-in-with-slack and https://slack.com/media-kit: a white
   // button with the four-colour logo, or aubergine #4A154B with white text on dark pages. The
   // light outline is darkened from Slack's #DDDDDD to a grey with 3:1 contrast on white.
   slack: {
     light: { background: "#FFFFFF", text: "#1D1C1D", border: "#949494" },
     dark: { background: "#4A154B", text: "#FFFFFF" },
-    mark: "slack",
   },
   // https://discord.com/branding: Blurple #5865F2 with the white Clyde (white text on it is 4.6:1).
   discord: { light: { background: "#5865F2", text: "#FFFFFF" }, dark: { background: "#5865F2", text: "#FFFFFF" } },
