@@ -12,6 +12,7 @@ import { authorizationServer } from "./discovery.js"
 import { requestOptions, type HttpOptions } from "./http.js"
 import { checkIdTokenAlgorithm, verifyIdToken } from "./id-token.js"
 import { normalizeTokenResponse } from "./token-response.js"
+import { expiresAtOf } from "./token-expiry.js"
 import { translateError } from "./translate-error.js"
 
 /**
@@ -63,7 +64,8 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
     const result = await oauth.processRefreshTokenResponse(server, client, response)
     if (result.id_token && resolved.type === "oidc") await verifyIdToken(resolved, server, result.id_token, options, "token_endpoint")
     const tokens: TokenSet = { ...result, refresh_token: result.refresh_token ?? refreshToken }
-    if (typeof result.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + result.expires_in
+    const expiresAt = expiresAtOf(resolved, result)
+    if (expiresAt !== undefined) tokens.expires_at = expiresAt
     return tokens
   } catch (error) {
     throw translateError(resolved.id, error, "refresh")

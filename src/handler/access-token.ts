@@ -1,0 +1,45 @@
+/**
+ * `getAccessToken(request, providerId)`: the provider access token of the request's session, fresh
+ * (refreshed first when it is due, one refresh in flight), for server code that calls the
+ * provider's API. It reads like `auth()` and, like it, sets no cookie: with JWT sessions a refresh
+ * it makes is remembered by the coordinator until a cookie-writing read re-issues the session.
+ */
+import { InvalidOptionError } from "../errors.js"
+import type { RequestContext } from "./config.js"
+import { freshAccountOf } from "./account-refresh.js"
+import { readDatabaseSession } from "./database-session.js"
+import { readFreshClaims } from "./session.js"
+import { openTokenCookie } from "./provider-tokens.js"
+
+/** An access token worth handing out: present, and not past its expiry. */
+function usable(token: string | null | undefined, expiresAt: unknown): string | null {
+  if (typeof token !== "string" || token === "") return null
+  const expiry = Number(expiresAt)
+  if (expiresAt !== null && expiresAt !== undefined && Number.isFinite(expiry) && expiry <= Date.now() / 1000) return null
+  return token
+}
+
+/** The fresh access token of the session's account at `providerId`, or null. */
+export async function accessTokenOf(context: RequestContext, providerId: string): Promise<string | null> {
+  if (!context.refresher) {
+    throw new InvalidOptionError("session.refreshProviderTokens", "getAccessToken needs session.refreshProviderTokens: without it, provider tokens are not kept in the session.")
+  }
+  if (typeof providerId !== "string" || !context.refresher.covers(providerId)) return null
+  if (context.sessionStrategy === "database") {
+    const found = await readDatabaseSession(context, false)
+    if (!found) return null
+    try {
+      const account = await freshAccountOf(context, found.user.id, providerId)
+      return account ? usable(account.access_token, account.expires_at) : null
+    } catch (error) {
+      context.logger.error(error as Error)
+      return null
+    }
+  }
+  const read = await readFreshClaims(context)
+  const claim = read?.tokens.claim
+  if (!read || !claim || claim.provider !== providerId || claim.error) return null
+  // The one place a read with nothing due opens the token cookie: the app asked for the token.
+  const tokens = read.tokens.tokens ?? (await openTokenCookie(context, claim))
+  return tokens ? usable(tokens.access_token, tokens.expires_at) : null
+}

@@ -1,0 +1,215 @@
+/**
+ * Provider tokens in a JWT session, kept in two sealed cookies. The session token carries only
+ * what every read needs to decide whether anything is due, under the reserved `latchkey.tokens`
+ * claim: the provider, the access token's `expires_at`, and a random pair id (a few dozen bytes).
+ * The token set itself (access and refresh token, the id_token when `signOut.idTokenHint` keeps
+ * it) is sealed in a cookie of its own (`providerTokens` in the `cookies` option), together with
+ * the same pair id. A read with nothing due never opens that cookie; a due refresh,
+ * `getAccessToken` and federated sign-out do. Every write of the session writes the token cookie
+ * again with a new pair id, so a token cookie from another session, or one older than the session
+ * (its write was lost), does not match and counts as no provider tokens: never as the tokens of
+ * whoever planted it.
+ *
+ * The handler keeps the claim whatever the `jwt` callback returns (as it keeps the browser
+ * binding); callbacks see `{ provider, expires_at, error }` and never a token. A due read
+ * refreshes through the coordinator; a route that can write cookies then re-issues both cookies,
+ * and `auth()`, which cannot, is handed the same successor by the coordinator's memory of the
+ * refresh until the next cookie-writing read (see docs/provider-tokens.md). With neither
+ * `session.refreshProviderTokens` nor `signOut` configured there is no claim and no token cookie.
+ */
+import { encodeBase64url } from "../jwt/base64url.js"
+import { decode } from "../jwt/decode.js"
+import { encode } from "../jwt/encode.js"
+import type { ProviderTokens } from "../oauth/refresh-types.js"
+import type { ResolvedOAuthProvider } from "../providers/types.js"
+import type { Account, JWT } from "../types.js"
+import type { RequestContext, SettledConfig } from "./config.js"
+import { cookieName, cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
+import { constantTimeEqual } from "./digest.js"
+
+/** The reserved claim that says which provider's tokens the session has, and when they are due. */
+export const TOKENS_CLAIM = "latchkey.tokens"
+
+/** The session claim: the provider, the access token's expiry, the pair id, and `error` once a refresh was refused. */
+export interface TokenClaim {
+  provider: string
+  /** Seconds since the epoch; present only for a provider whose tokens are refreshed. */
+  expires_at?: number
+  /** The id the token cookie written with this session carries; absent when no token cookie was written. */
+  pair?: string
+  error?: "RefreshTokenError"
+}
+
+/** A session's provider tokens as a request holds them: the claim, and the token set once it is opened. */
+export interface HeldTokens {
+  claim?: TokenClaim
+  /** Opened from the token cookie, refreshed, or a sign-in's; undefined while still sealed. */
+  tokens?: ProviderTokens
+}
+
+/** A read's provider tokens, and whether the session must be re-issued to keep them. */
+export interface FreshClaim extends HeldTokens {
+  changed: boolean
+}
+
+/** What the token cookie seals. */
+interface SealedTokens extends ProviderTokens {
+  provider?: unknown
+  pair?: unknown
+}
+
+const STRING_FIELDS = ["access_token", "refresh_token", "token_type", "scope", "id_token"] as const
+
+/**
+ * Whether the app keeps anything of the provider's tokens in sessions: with the refresh switch,
+ * or with any `signOut` option (federated sign-out must know the provider).
+ */
+export function keepsProviderTokens(settled: Pick<SettledConfig, "refresher" | "config">): boolean {
+  return settled.refresher !== undefined || settled.config.signOut !== undefined
+}
+
+/** The claim a decoded session carries, narrowed; undefined when there is none or it is malformed. */
+export function tokenClaimOf(claims: JWT | null | undefined): TokenClaim | undefined {
+  const value = claims?.[TOKENS_CLAIM]
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
+  const record = value as Record<string, unknown>
+  if (typeof record.provider !== "string") return undefined
+  const claim: TokenClaim = { provider: record.provider }
+  if (typeof record.expires_at === "number") claim.expires_at = record.expires_at
+  if (typeof record.pair === "string") claim.pair = record.pair
+  if (record.error === "RefreshTokenError") claim.error = "RefreshTokenError"
+  return claim
+}
+
+/** The fields of a token set, narrowed. */
+function tokenFields(record: ProviderTokens | SealedTokens | Account): ProviderTokens {
+  const tokens: ProviderTokens = {}
+  for (const field of STRING_FIELDS) if (typeof record[field] === "string") tokens[field] = record[field] as string
+  if (typeof record.expires_at === "number") tokens.expires_at = record.expires_at
+  return tokens
+}
+
+/** What the token cookie keeps of a token set, by what the app asked for; undefined when nothing. */
+function kept(settled: Pick<SettledConfig, "refresher" | "config">, provider: string, tokens: ProviderTokens): ProviderTokens | undefined {
+  const set: ProviderTokens = {}
+  // Revocation at sign-out needs the tokens even where they are not refreshed.
+  if (settled.refresher?.covers(provider) || settled.config.signOut?.revokeTokens === true) {
+    for (const field of ["access_token", "refresh_token", "token_type", "scope"] as const) if (typeof tokens[field] === "string") set[field] = tokens[field]
+    if (typeof tokens.expires_at === "number") set.expires_at = tokens.expires_at
+  }
+  if (settled.config.signOut?.idTokenHint === true && typeof tokens.id_token === "string") set.id_token = tokens.id_token
+  return Object.keys(set).length > 0 ? set : undefined
+}
+
+/** What a new sign-in's session keeps, or undefined when nothing is kept (the default). */
+export function tokenClaimForSignIn(settled: Pick<SettledConfig, "refresher" | "config">, account: Account): HeldTokens | undefined {
+  if (!keepsProviderTokens(settled) || (account.type !== "oauth" && account.type !== "oidc")) return undefined
+  return { claim: { provider: account.provider }, tokens: tokenFields(account) }
+}
+
+/**
+ * What callbacks see of the claim: the provider, `expires_at` and `error`; the pair id is the
+ * handler's. The claims are returned as they are when there is no claim.
+ */
+export function withPublicTokens(claims: JWT): JWT {
+  if (!(TOKENS_CLAIM in claims)) return claims
+  const claim = tokenClaimOf(claims)
+  const copy = { ...claims }
+  if (!claim) {
+    delete copy[TOKENS_CLAIM]
+    return copy
+  }
+  const { pair: _pair, ...visible } = claim
+  copy[TOKENS_CLAIM] = visible
+  return copy
+}
+
+/** The resolved OAuth provider with `id` in this context, if there is one. */
+export function oauthProviderOf(context: RequestContext, id: string): ResolvedOAuthProvider | undefined {
+  const provider = context.providers.find((candidate) => candidate.id === id)
+  return provider && (provider.type === "oauth" || provider.type === "oidc") ? provider : undefined
+}
+
+/**
+ * The token set sealed in the request's token cookie, when it belongs to this session: the same
+ * provider and the same pair id as the claim. A missing, undecodable or mismatched cookie is no
+ * token set (logged at debug, without the cookie).
+ */
+export async function openTokenCookie(context: RequestContext, claim: TokenClaim): Promise<ProviderTokens | undefined> {
+  if (claim.pair === undefined || claim.error) return undefined
+  const name = cookieName(context, "providerTokens")
+  const token = sessionTokenOf(context.request, name)
+  if (!token) {
+    context.logger.debug("provider tokens: the session's token cookie is missing; the session has none")
+    return undefined
+  }
+  let sealed: SealedTokens | null
+  try {
+    sealed = await decode<SealedTokens>({ token, secret: context.secret, salt: name })
+  } catch (error) {
+    context.logger.debug("provider tokens: the token cookie was rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
+    return undefined
+  }
+  if (!sealed || sealed.provider !== claim.provider || typeof sealed.pair !== "string" || !constantTimeEqual(sealed.pair, claim.pair)) {
+    context.logger.debug("provider tokens: the token cookie belongs to another session (or an older one) and is ignored")
+    return undefined
+  }
+  return tokenFields(sealed)
+}
+
+/** Set-Cookie values that remove the token cookie, when the request carries one (else none: nothing to clear). */
+export function clearTokenCookie(context: RequestContext): string[] {
+  const { name, options } = cookieSpec(context, "providerTokens")
+  if (!context.request.headers.get("cookie")?.includes(name)) return []
+  return setCookieHeaders({ name, value: null, options, request: context.request })
+}
+
+/**
+ * The claim to seal in a session being written, and the token cookie's Set-Cookie values: the
+ * token set sealed with a new pair id (opened from the request first when the read did not), or
+ * the cookie removed when the session keeps no tokens.
+ */
+export async function tokenCookies(context: RequestContext, held: HeldTokens | undefined): Promise<{ claim: TokenClaim | undefined; cookies: string[] }> {
+  const claim = held?.claim
+  if (!claim || !keepsProviderTokens(context)) return { claim: undefined, cookies: clearTokenCookie(context) }
+  if (claim.error) return { claim: { provider: claim.provider, error: claim.error }, cookies: clearTokenCookie(context) }
+  const opened = held.tokens ?? (await openTokenCookie(context, claim))
+  const set = opened && kept(context, claim.provider, opened)
+  if (!set) return { claim: { provider: claim.provider }, cookies: clearTokenCookie(context) }
+  const pair = encodeBase64url(crypto.getRandomValues(new Uint8Array(12)))
+  const { name, options } = cookieSpec(context, "providerTokens", context.sessionMaxAge)
+  const sealed = await encode<SealedTokens>({ token: { ...set, provider: claim.provider, pair }, secret: context.secret, salt: name, maxAge: context.sessionMaxAge })
+  const next: TokenClaim = { provider: claim.provider, pair }
+  if (typeof set.expires_at === "number" && context.refresher?.covers(claim.provider)) next.expires_at = set.expires_at
+  return { claim: next, cookies: setCookieHeaders({ name, value: sealed, options, request: context.request }) }
+}
+
+/**
+ * The provider tokens of a decoded session with the access token fresh: the token cookie is opened
+ * only when the claim says the access token is due, then refreshed through the coordinator, or
+ * ended with `error` when the provider refused the refresh token. A due claim whose token cookie
+ * does not match ends as no tokens. With the feature off, a claim left from when it was on is
+ * dropped, and a session without one is untouched.
+ */
+export async function freshTokenClaim(context: RequestContext, claims: JWT): Promise<FreshClaim> {
+  const present = TOKENS_CLAIM in claims
+  if (!keepsProviderTokens(context)) return { claim: undefined, changed: present }
+  const claim = tokenClaimOf(claims)
+  if (!claim) return { claim: undefined, changed: present }
+  const refresher = context.refresher
+  // The path every read takes: one comparison of expires_at with the clock, no token cookie.
+  if (!refresher || claim.error || !refresher.covers(claim.provider) || !refresher.isDue(claim)) return { claim, changed: false }
+  const provider = oauthProviderOf(context, claim.provider)
+  if (!provider) return { claim, changed: false }
+  const tokens = await openTokenCookie(context, claim)
+  // Nothing to refresh: stop looking, and let the next write drop the claim's expiry.
+  if (!tokens) return { claim: { provider: claim.provider }, changed: true }
+  const result = await refresher.ensureFresh(provider, tokens)
+  if (result.status === "ended") return { claim: { provider: claim.provider, error: "RefreshTokenError" }, changed: true }
+  if (result.status !== "refreshed") return { claim, tokens, changed: false }
+  const next: ProviderTokens = { ...result.tokens }
+  if (next.id_token === undefined && tokens.id_token !== undefined) next.id_token = tokens.id_token
+  const fresh: TokenClaim = { ...claim }
+  if (typeof next.expires_at === "number") fresh.expires_at = next.expires_at
+  return { claim: fresh, tokens: next, changed: true }
+}

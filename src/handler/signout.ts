@@ -1,0 +1,40 @@
+/**
+ * `POST /signout`: ends the session here and, when asked, at the provider too. Federated sign-out
+ * is OpenID Connect RP-Initiated Logout 1.0: the browser goes to the provider's discovered
+ * `end_session_endpoint` with `client_id`, the `id_token_hint` when the app keeps id_tokens
+ * (`signOut.idTokenHint`), and a `post_logout_redirect_uri` that is the same-origin destination
+ * every other redirect is held to, so a sign-out form can never send the user elsewhere through
+ * the provider. A provider without an end-session endpoint signs out here only (logged at debug).
+ * With `signOut.revokeTokens`, the provider's refresh token (else access token) is revoked first,
+ * where the provider can; a failure is logged and sign-out goes on. The provider side lives in
+ * federated-signout.ts, loaded only by an app that configured it.
+ */
+import { fireEvent, type RequestContext } from "./config.js"
+import { endDatabaseSession } from "./database-session.js"
+import { withPublicTokens } from "./provider-tokens.js"
+import { safeRedirect } from "./redirect.js"
+import { redirect } from "./response.js"
+import { clearSessionCookies, readClaims } from "./session.js"
+
+/** Whether this sign-out goes to the provider: the form's `federated`, else `signOut.federated`. */
+function isFederated(context: RequestContext, form: URLSearchParams): boolean {
+  const asked = form.get("federated")
+  if (asked === null) return context.config.signOut?.federated === true
+  return asked === "true" || asked === "1"
+}
+
+/** Signs out: revokes and ends the provider session when configured, then ends this one. */
+export async function signOut(context: RequestContext, form: URLSearchParams): Promise<Response> {
+  const destination = await safeRedirect(context, form.get("callbackUrl"))
+  const federated = isFederated(context, form)
+  const revokes = context.config.signOut?.revokeTokens === true
+  const endUrl = federated || revokes ? await (await import("./federated-signout.js")).providerSignOut(context, form, destination, federated, revokes) : undefined
+  let cookies: string[]
+  if (context.sessionStrategy === "database") cookies = await endDatabaseSession(context)
+  else {
+    const claims = await readClaims(context)
+    await fireEvent(context, "signOut", { token: claims && withPublicTokens(claims) })
+    cookies = clearSessionCookies(context)
+  }
+  return redirect(endUrl ?? destination, cookies)
+}
