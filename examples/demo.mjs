@@ -1,5 +1,6 @@
 // npm run demo: a working sign-in with no accounts anywhere. An embedded OpenID Provider and an
-// example app run in this process; open the printed URL and click "Sign in with Demo".
+// example app run in this process; open the printed URL and click "Sign in with Demo", or sign up
+// with a passkey (and add one to the Demo user from the home page).
 // `npm run demo -- --smoke` does the same sign-in headlessly, prints the session and exits.
 // PORT picks the app's port (default 3000; the smoke run takes a free one unless PORT is set).
 // `--db` keeps users and sessions in PGlite (embedded PostgreSQL) through @auth/drizzle-adapter.
@@ -22,7 +23,7 @@ try {
 }
 
 if (!smoke) {
-  console.log(`\nlatchkey demo running${process.argv.includes("--db") ? ", with database sessions in PGlite" : ""}.\n\n  App:      ${demo.url}\n  Provider: ${demo.issuer} (user "ada", password "demo", pre-filled)\n\nOpen ${demo.url} and click "Sign in with Demo". Ctrl+C to stop.\n`)
+  console.log(`\nlatchkey demo running${process.argv.includes("--db") ? ", with database sessions in PGlite" : ""}.\n\n  App:      ${demo.url}\n  Provider: ${demo.issuer} (user "ada", password "demo", pre-filled)\n\nOpen ${demo.url} and click "Sign in with Demo", or create an account with a passkey. Ctrl+C to stop.\n`)
 } else {
   const jar = new Map()
   const send = async (url, init = {}) => {

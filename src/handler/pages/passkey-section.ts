@@ -1,0 +1,30 @@
+/**
+ * The sign-in page's passkey section: an email field that offers stored passkeys in its autofill
+ * (`autocomplete="username webauthn"`, conditional UI), "Sign in with a passkey", and, when the
+ * provider allows sign-up, "Create an account with a passkey". It is rendered `hidden`: the served
+ * passkey script shows it once it knows the browser can do WebAuthn, and wires its buttons, so a
+ * page without the script (or a browser without WebAuthn) shows only what works.
+ */
+import type { ResolvedProvider } from "../../providers/types.js"
+import { escapeHtml } from "./layout.js"
+
+type PasskeyProvider = Extract<ResolvedProvider, { type: "webauthn" }>
+
+/** The section for one passkey provider; `baseUrl` is where the handler answers. */
+export function passkeySection(provider: PasskeyProvider, baseUrl: string, common: string): string {
+  const id = `${escapeHtml(provider.id)}-email`
+  const emailField = provider.formFields.email
+  const autocomplete = provider.enableConditionalUI ? "username webauthn" : "username"
+  const conditional = provider.enableConditionalUI ? " data-conditional" : ""
+  const label = escapeHtml(emailField?.label ?? "Email")
+  const style = ' style="background:var(--brand);color:var(--brand-text)"'
+  const signUp = provider.allowSignUp
+    ? `<button type="button" data-passkey-action="register" style="background:transparent;color:var(--text);border-color:var(--border)"><span>Create an account with a passkey</span></button>`
+    : ""
+  return (
+    `<form data-latchkey-passkey="${escapeHtml(provider.id)}" data-base="${escapeHtml(baseUrl)}"${conditional} hidden>${common}` +
+    `<label for="${id}">${label}</label><input id="${id}" name="email" type="email" autocomplete="${autocomplete}" placeholder="you@example.com">` +
+    `<button type="submit" data-passkey-action="authenticate"${style}><span>Sign in with ${provider.name === "Passkey" ? "a passkey" : escapeHtml(provider.name)}</span></button>${signUp}` +
+    `<p class="alert" role="alert" data-passkey-status hidden></p></form>`
+  )
+}

@@ -1,0 +1,68 @@
+/**
+ * The passkey management API under `basePath`, for an app's account page: `GET passkeys` lists the
+ * signed-in user's passkeys; `POST passkeys` (CSRF-checked first) renames one
+ * (`action=rename`, `id`, `name`) or deletes one (`action=delete`, `id`). Every call needs a
+ * session made in this browser, and touches only that user's passkeys: another user's credential
+ * id is answered as not found. Deleting refuses the user's last way to sign in. Renaming and
+ * deleting need latchkey's adapter extensions (`renameAuthenticator`, `deleteAuthenticator`); an
+ * adapter without them is answered `NotSupported`.
+ */
+import type { AdapterAuthenticator, AdapterUser } from "../oauth/adapter.js"
+import { browserUser, findAuthenticator, passkeyAdapter, summarize, type PasskeyAdapter } from "./context.js"
+import type { PasskeyHost } from "./host.js"
+import { passkeyError, passkeyName } from "./routes.js"
+
+async function listed(host: PasskeyHost, adapter: PasskeyAdapter, user: AdapterUser): Promise<Response> {
+  const passkeys = (await adapter.listAuthenticatorsByUserId(String(user.id))).map(summarize)
+  return host.json({ passkeys })
+}
+
+/** GET passkeys. */
+export async function listPasskeys(host: PasskeyHost): Promise<Response> {
+  const adapter = passkeyAdapter(host)
+  const user = await browserUser(host, adapter)
+  return user ? listed(host, adapter, user) : passkeyError(host, "SessionRequired", 401)
+}
+
+/** POST passkeys, after the CSRF check. */
+export async function changePasskey(host: PasskeyHost, form: URLSearchParams): Promise<Response> {
+  const adapter = passkeyAdapter(host)
+  const user = await browserUser(host, adapter)
+  if (!user) return passkeyError(host, "SessionRequired", 401)
+  const action = form.get("action")
+  const id = form.get("id")
+  if ((action !== "rename" && action !== "delete") || !id) return passkeyError(host, "InvalidRequest", 400)
+  const stored = await findAuthenticator(adapter, id)
+  // Someone else's passkey is answered exactly like one that does not exist.
+  if (!stored || String(stored.userId) !== String(user.id)) return passkeyError(host, "NotFound", 404)
+  if (action === "rename") {
+    const name = passkeyName(form.get("name"))
+    if (!name) return passkeyError(host, "InvalidRequest", 400)
+    if (!adapter.renameAuthenticator) return passkeyError(host, "NotSupported", 501)
+    await adapter.renameAuthenticator(stored.credentialID, name)
+    return listed(host, adapter, user)
+  }
+  if (!adapter.deleteAuthenticator) return passkeyError(host, "NotSupported", 501)
+  if (!(await hasAnotherWay(host, adapter, user, stored))) return passkeyError(host, "LastSignInMethod", 409)
+  await adapter.deleteAuthenticator(stored.credentialID)
+  // Then its webauthn account row, which signs nobody in without the authenticator.
+  for (const provider of host.providers.filter((candidate) => candidate.type === "webauthn")) {
+    const account = await adapter.getAccount(stored.providerAccountId, provider.id)
+    if (account && String(account.userId) === String(user.id)) await adapter.unlinkAccount?.({ provider: provider.id, providerAccountId: stored.providerAccountId })
+  }
+  return listed(host, adapter, user)
+}
+
+/**
+ * Whether the user can still sign in without `removed`: another passkey, an email provider and an
+ * address, or an account with a configured OAuth provider. An adapter that cannot list accounts
+ * cannot show the last, so the answer is then no.
+ */
+async function hasAnotherWay(host: PasskeyHost, adapter: PasskeyAdapter, user: AdapterUser, removed: AdapterAuthenticator): Promise<boolean> {
+  const passkeys = await adapter.listAuthenticatorsByUserId(String(user.id))
+  if (passkeys.some((passkey) => passkey.credentialID !== removed.credentialID)) return true
+  if (user.email && host.providers.some((provider) => provider.type === "email")) return true
+  if (!adapter.listAccountsByUserId) return false
+  const redirecting = new Set(host.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => provider.id))
+  return (await adapter.listAccountsByUserId(String(user.id))).some((account) => redirecting.has(account.provider))
+}
