@@ -1,0 +1,189 @@
+/**
+ * `createAuthClient`: the session state, kept fresh, and the calls that change it, over the
+ * handler's routes. Reads in flight are shared; a read that started before a change (a sign-in, a
+ * sign-out, another tab's message) never overwrites what the change brought.
+ */
+import { InvalidOptionError } from "../errors.js"
+import type { Session } from "../types.js"
+import { announce, listen, type SessionTrigger } from "./broadcast.js"
+import { currentHref, navigate } from "./navigate.js"
+import { watchRefetchTriggers } from "./refetch.js"
+import { providersOf, redirectResult, sessionOf } from "./results.js"
+import { createSessionStore } from "./store.js"
+import { createTransport } from "./transport.js"
+import type { AuthClient, AuthClientOptions, SignInOptions, SignInResult, SignOutOptions, SignOutResult } from "./types.js"
+
+function checkOptions(options: AuthClientOptions<Session>): string {
+  const basePath = (options.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
+  if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /, such as /auth or /api/auth.")
+  if (options.baseUrl !== undefined && !/^https?:\/\/[^/]+$/.test(options.baseUrl.replace(/\/+$/, ""))) {
+    throw new InvalidOptionError("baseUrl", "baseUrl must be an origin, such as https://app.example.com.")
+  }
+  const interval = options.refetchInterval ?? 0
+  if (!Number.isFinite(interval) || interval < 0) throw new InvalidOptionError("refetchInterval", "refetchInterval must be a number of seconds, 0 for none.")
+  return basePath
+}
+
+/** The form fields of a sign-in: every option but the client's own, as strings. */
+function formFields(options: SignInOptions): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const [name, value] of Object.entries(options)) {
+    if (name === "redirect" || name === "callbackUrl" || value === undefined) continue
+    fields[name] = String(value)
+  }
+  return fields
+}
+
+/**
+ * Creates a client for the handler at `basePath`. Creating one does nothing: no request, no
+ * listener, so one may be made at module scope, even in code that also runs on the server. It
+ * starts listening (focus, interval, other tabs) when something subscribes.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @throws {@link index!InvalidOptionError} for a `basePath` that does not start with `/`, a
+ * `baseUrl` that is not an origin, or a negative `refetchInterval`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "latchkey/client"
+ * import type { AppSession } from "./session-type" // type AppSession = InferSession<typeof auth>
+ * export const client = createAuthClient<AppSession>({ basePath: "/api/auth" })
+ * const result = await client.signIn("credentials", { username, password, redirect: false })
+ * if (!result.ok) console.warn(result.error, result.code) // "CredentialsSignin", "credentials"
+ * ```
+ */
+export function createAuthClient<S extends Session = Session>(options: AuthClientOptions<S> = {}): AuthClient<S> {
+  const basePath = checkOptions(options as AuthClientOptions<Session>)
+  const channel = `latchkey:${options.baseUrl ?? ""}${basePath}`
+  const transport = createTransport({ basePath, baseUrl: options.baseUrl?.replace(/\/+$/, ""), fetch: options.fetch })
+  const store = createSessionStore<S>(options.session)
+  const broadcasts = options.broadcast ?? true
+
+  /** Bumped by every change; a read started before the latest change does not set the state. */
+  let generation = 0
+  let inflight: { generation: number; promise: Promise<S | null> } | undefined
+
+  function getSession(): Promise<S | null> {
+    if (inflight?.generation === generation) return inflight.promise
+    const started = generation
+    // The request starts now, synchronously, so a focus event's read is under way when it returns.
+    const promise = transport.get("session").then((outcome) => {
+      const session = sessionOf<S>(outcome)
+      if (inflight?.promise === promise) inflight = undefined
+      if (session === undefined) return store.get().data // unreachable or not the handler: keep what is known
+      if (started === generation) store.set(session)
+      return session
+    })
+    inflight = { generation, promise }
+    return promise
+  }
+
+  /** A change happened (here or elsewhere): later reads start afresh. */
+  function changed(): void {
+    generation++
+  }
+
+  function tell(trigger: SessionTrigger): void {
+    if (broadcasts) announce(channel, trigger, fromOtherClient)
+  }
+
+  // Another tab, or another client in this page, changed the session: read it again.
+  function fromOtherClient(): void {
+    changed()
+    void getSession()
+  }
+
+  async function signIn(providerId?: string, signInOptions: SignInOptions = {}): Promise<SignInResult> {
+    const { callbackUrl = currentHref(), redirect = true } = signInOptions
+    if (!providerId) {
+      const url = `${transport.url("signin")}${callbackUrl ? `?${new URLSearchParams({ callbackUrl })}` : ""}`
+      if (redirect) navigate(url)
+      return { ok: true, error: undefined, code: undefined, url, status: 0 }
+    }
+    const fields = formFields(signInOptions)
+    if (callbackUrl) fields.callbackUrl = callbackUrl
+    const result = redirectResult(await transport.post(`signin/${encodeURIComponent(providerId)}`, fields))
+    if (!result.ok) return result
+    // A credentials sign-in set the session cookie; the other tabs (and clients) read it again.
+    changed()
+    tell("signin")
+    if (redirect) navigate(result.url!)
+    else await getSession()
+    return result
+  }
+
+  async function signOut(signOutOptions: SignOutOptions = {}): Promise<SignOutResult> {
+    const { callbackUrl = currentHref(), redirect = true } = signOutOptions
+    const { ok, error, url, status } = redirectResult(await transport.post("signout", callbackUrl ? { callbackUrl } : {}))
+    const result = { ok, error, url, status }
+    if (!ok) return result
+    changed()
+    // The answer cleared the cookies: signed out, with no need to ask.
+    store.set(null)
+    tell("signout")
+    if (redirect) navigate(result.url!)
+    return result
+  }
+
+  async function update(data?: unknown): Promise<S | null> {
+    let fields: Record<string, string> = {}
+    if (data !== undefined) {
+      try {
+        fields = { data: JSON.stringify(data) }
+      } catch {
+        return store.get().data // not JSON (a cycle, a BigInt): nothing to send
+      }
+    }
+    const session = sessionOf<S>(await transport.post("session", fields))
+    if (session === undefined) return store.get().data
+    changed()
+    store.set(session)
+    tell("update")
+    return session
+  }
+
+  let stopWatching: (() => void) | undefined
+
+  function subscribe(listener: Parameters<AuthClient<S>["subscribe"]>[0]): () => void {
+    const unsubscribe = store.subscribe(listener)
+    if (store.size() === 1) {
+      const stopTriggers = watchRefetchTriggers(
+        { onFocus: options.refetchOnWindowFocus ?? true, interval: options.refetchInterval ?? 0 },
+        () => void getSession(),
+        () => store.get().status === "authenticated",
+      )
+      const stopListening = broadcasts ? listen(channel, fromOtherClient) : undefined
+      stopWatching = () => (stopTriggers(), stopListening?.())
+    }
+    if (store.get().status === "loading") void getSession()
+    return () => {
+      unsubscribe()
+      if (store.size() === 0) {
+        stopWatching?.()
+        stopWatching = undefined
+      }
+    }
+  }
+
+  function setSession(session: S | null): void {
+    const before = store.get()
+    changed()
+    store.set(session)
+    // Only a different user (or none) is news for the other tabs; a slid expiry is not.
+    const userOf = (value: S | null) => JSON.stringify(value ? (value.user ?? {}) : null)
+    if (before.status !== "loading" && userOf(before.data) !== userOf(session)) tell("session")
+  }
+
+  return {
+    signIn,
+    signOut,
+    getSession,
+    update,
+    getProviders: async () => providersOf(await transport.get("providers")),
+    getCsrfToken: () => transport.csrfToken(),
+    subscribe,
+    getState: store.get,
+    setSession,
+  }
+}

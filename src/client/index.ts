@@ -1,0 +1,23 @@
+/**
+ * `latchkey/client`: the browser client, with no framework. It signs in and out, reads and updates
+ * the session over the handler's routes, and keeps the session fresh across tabs (a
+ * BroadcastChannel, else `storage` events) and on window focus. Every call answers a value: nothing
+ * throws to redirect, and a refusal keeps its code (`CredentialsSignin` with the code `authorize`
+ * threw). The CSRF token is fetched and sent for you. No Node-only code.
+ *
+ * @module
+ */
+export { createAuthClient } from "./client.js"
+export { signIn, signOut, getSession, update, getProviders, getCsrfToken } from "./default-client.js"
+export type {
+  AuthClient,
+  AuthClientError,
+  AuthClientOptions,
+  ClientProvider,
+  SessionState,
+  SessionStatus,
+  SignInOptions,
+  SignInResult,
+  SignOutOptions,
+  SignOutResult,
+} from "./types.js"

@@ -1,0 +1,254 @@
+/**
+ * The browser client's public types: its options, the session state it keeps, and the values its
+ * calls answer. Types only; nothing here costs anything at run time.
+ */
+import type { ClientErrorCode } from "../handler/errors.js"
+import type { Session } from "../types.js"
+
+/**
+ * Why a client call failed: a code the handler answered (`CredentialsSignin`, `AccessDenied`,
+ * `Verification`, `MissingCSRF`, …), or one the client found itself: `NetworkError` (no answer),
+ * `InvalidResponse` (an answer that is not the handler's JSON), `UnknownProvider`.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signIn, type AuthClientError } from "latchkey/client"
+ * const messages: Partial<Record<AuthClientError, string>> = { CredentialsSignin: "Wrong email or password.", NetworkError: "You are offline." }
+ * const result = await signIn("credentials", { email, password, redirect: false })
+ * if (result.error) showError(messages[result.error] ?? "Sign-in failed.")
+ * ```
+ */
+export type AuthClientError = ClientErrorCode | "NetworkError" | "InvalidResponse" | "UnknownProvider"
+
+/**
+ * Whether a user is signed in: `"loading"` until the client knows.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import type { SessionStatus } from "latchkey/client"
+ * const label: Record<SessionStatus, string> = { loading: "…", authenticated: "Sign out", unauthenticated: "Sign in" }
+ * ```
+ */
+export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
+
+/**
+ * What the client knows of the session: `data` is the session, or null when signed out (and while
+ * loading). The object is replaced only when something in it changes.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type SessionState } from "latchkey/client"
+ * const client = createAuthClient()
+ * const render = ({ data, status }: SessionState) => (header.textContent = status === "authenticated" ? data!.user?.name ?? "" : "Guest")
+ * client.subscribe(render)
+ * ```
+ */
+export interface SessionState<S extends Session = Session> {
+  data: S | null
+  status: SessionStatus
+}
+
+/**
+ * Options of {@link client!createAuthClient}.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type AuthClientOptions } from "latchkey/client"
+ * const options: AuthClientOptions = { basePath: "/api/auth", refetchInterval: 300 }
+ * export const client = createAuthClient(options)
+ * ```
+ */
+export interface AuthClientOptions<S extends Session = Session> {
+  /** Where the handler is mounted. Default `/auth` (Auth.js's Next.js default is `/api/auth`). */
+  basePath?: string
+  /**
+   * The app's origin, such as `https://app.example.com`. Default: the page's own origin. Needed
+   * only where there is no page (a test, a worker); the handler answers only its own origin.
+   */
+  baseUrl?: string
+  /** Replaces `globalThis.fetch` (looked up on every call, so a later polyfill or test double is seen). */
+  fetch?: typeof fetch
+  /** Re-read the session when the page becomes visible or the window gains focus. Default true. */
+  refetchOnWindowFocus?: boolean
+  /** Seconds between re-reads while signed in and online. Default 0: never. */
+  refetchInterval?: number
+  /**
+   * Tell this app's other tabs when the session changes here (sign-in, sign-out, update), and
+   * listen for theirs: a BroadcastChannel, else `storage` events. Default true.
+   */
+  broadcast?: boolean
+  /**
+   * The session the server already read for this page (null: signed out), so the first state is
+   * known and nothing shows signed-out content while a request is made. Default: unknown
+   * (`"loading"` until the first read).
+   */
+  session?: S | null
+}
+
+/**
+ * The options of {@link client!AuthClient.signIn}. Every other field is sent with the form: the
+ * credentials' fields (`username`, `password`, …), or `email` for an email provider.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signIn, type SignInOptions } from "latchkey/client"
+ * const options: SignInOptions = { email: "ada@example.com", callbackUrl: "/welcome", redirect: false }
+ * await signIn("email", options)
+ * ```
+ */
+export interface SignInOptions {
+  /** Where to go once signed in (same origin only; the handler refuses others). Default: this page. */
+  callbackUrl?: string
+  /**
+   * Navigate to where the handler sends the browser (the provider, the callback URL, the
+   * verify-request page) when the sign-in succeeds. Default true. False never navigates: the
+   * result says what happened. A failure never navigates.
+   */
+  redirect?: boolean
+  [field: string]: string | number | boolean | undefined
+}
+
+/**
+ * The options of {@link client!AuthClient.signOut}.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signOut, type SignOutOptions } from "latchkey/client"
+ * const options: SignOutOptions = { callbackUrl: "/", redirect: true }
+ * await signOut(options)
+ * ```
+ */
+export interface SignOutOptions {
+  /** Where to go once signed out (same origin only). Default: this page. */
+  callbackUrl?: string
+  /** Navigate there once signed out. Default true. */
+  redirect?: boolean
+}
+
+/**
+ * What a sign-in answered. `ok` is true when the handler accepted it; then `url` is where it
+ * sends the browser. Otherwise `error` says why, and for a `CredentialsSignin` refusal `code` is
+ * the code `authorize` threw (`"credentials"` by default). `status` is the handler's HTTP status,
+ * 0 when no request was answered.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signIn, type SignInResult } from "latchkey/client"
+ * const result: SignInResult = await signIn("credentials", { username, password, redirect: false })
+ * if (!result.ok && result.code === "locked") showError("Your account is locked.")
+ * ```
+ */
+export interface SignInResult {
+  ok: boolean
+  error: AuthClientError | undefined
+  code: string | undefined
+  url: string | null
+  status: number
+}
+
+/**
+ * What a sign-out answered: `url` is where the handler sends the browser.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signOut, type SignOutResult } from "latchkey/client"
+ * const result: SignOutResult = await signOut({ redirect: false })
+ * if (!result.ok) showError("Could not sign out; try again.")
+ * ```
+ */
+export interface SignOutResult {
+  ok: boolean
+  error: AuthClientError | undefined
+  url: string | null
+  status: number
+}
+
+/**
+ * A provider as `GET <basePath>/providers` describes it: enough to draw a button, no secrets.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { getProviders, type ClientProvider } from "latchkey/client"
+ * const providers = await getProviders()
+ * const oauth: ClientProvider[] = Object.values(providers ?? {}).filter((p) => p.type === "oauth" || p.type === "oidc")
+ * ```
+ */
+export interface ClientProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/**
+ * The client: every call goes to the handler's routes, and every answer is a value. Nothing
+ * throws to redirect, and a network failure is a result (`NetworkError`), not an exception.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type AuthClient } from "latchkey/client"
+ * import type { AppSession } from "./session-type" // InferSession<typeof auth>
+ * export const client: AuthClient<AppSession> = createAuthClient<AppSession>({ basePath: "/api/auth" })
+ * ```
+ */
+export interface AuthClient<S extends Session = Session> {
+  /**
+   * Signs in with a provider. OAuth and OpenID Connect providers go to the provider; email sends
+   * the link; credentials check the fields sent with the form. Without a provider id, goes to
+   * the sign-in page. A successful sign-in is told to the app's other tabs.
+   */
+  signIn(providerId?: string, options?: SignInOptions): Promise<SignInResult>
+  /** Signs out, tells the other tabs, and goes to `callbackUrl` unless `redirect` is false. */
+  signOut(options?: SignOutOptions): Promise<SignOutResult>
+  /**
+   * Reads the session from the server and updates the state. Calls made while one is in flight
+   * share it. When the server cannot be reached, answers the last known session.
+   */
+  getSession(): Promise<S | null>
+  /**
+   * Re-reads the session from the server through the `jwt` callback's `update` trigger (with
+   * `data` as its `session`), updates the state and tells the other tabs. When the server cannot
+   * be reached, answers the last known session.
+   */
+  update(data?: unknown): Promise<S | null>
+  /** The providers, keyed by id; null when they cannot be read. */
+  getProviders(): Promise<Record<string, ClientProvider> | null>
+  /** The CSRF token (also setting its cookie); undefined when it cannot be read. */
+  getCsrfToken(): Promise<string | undefined>
+  /**
+   * Calls `listener` with every new state; answers the function that stops it. While anything
+   * listens, the client keeps the state fresh: it re-reads on window focus and on `refetchInterval`,
+   * and when another tab signs in or out. The first listener starts a read when the session is
+   * not known yet.
+   */
+  subscribe(listener: (state: SessionState<S>) => void): () => void
+  /** The current state (the same object until something changes). */
+  getState(): SessionState<S>
+  /**
+   * Sets the state to a session the server just rendered, such as a server component's props
+   * after a server action signed in or out. Nothing is sent to the handler; when the user
+   * changed, the app's other tabs are told to re-read.
+   */
+  setSession(session: S | null): void
+}
