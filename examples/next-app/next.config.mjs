@@ -1,0 +1,11 @@
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** @type {import("next").NextConfig} */
+const nextConfig = {
+  // This folder is the app's root, although it sits inside the latchkey repository (with a lockfile of its own).
+  turbopack: { root: dirname(fileURLToPath(import.meta.url)) },
+  devIndicators: false,
+}
+
+export default nextConfig

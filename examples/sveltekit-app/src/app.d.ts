@@ -1,0 +1,10 @@
+// locals.auth(), put there by latchkey's handle hook.
+import type { LatchkeyLocals } from "latchkey/sveltekit"
+
+declare global {
+  namespace App {
+    interface Locals extends LatchkeyLocals {}
+  }
+}
+
+export {}

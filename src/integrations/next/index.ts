@@ -1,0 +1,107 @@
+/**
+ * `latchkey/next`: latchkey for the Next.js App Router. `Latchkey(config)` is `createAuth(config)`
+ * shaped the way a Next app uses it, and the way Auth.js v5's `NextAuth(config)` is shaped:
+ * `handlers` for `app/auth/[...latchkey]/route.ts`, `auth()` that reads the session in server
+ * components, route handlers and server actions (from `next/headers`), `signIn`/`signOut` for
+ * server actions that answer values instead of throwing redirects, and `proxy()` for `proxy.ts`.
+ *
+ * @module
+ */
+import { createAuth, type Auth, type AuthConfig } from "../../handler/index.js"
+import type { JWT, Session } from "../../types.js"
+import type { ActionResult } from "../run-action.js"
+import { serverActions, type SignInOptions, type SignOutOptions } from "./actions.js"
+import { cookieHeader, requestUrl } from "./incoming.js"
+import { createProxy, type Proxy, type ProxyOptions } from "./proxy.js"
+
+export type { ActionResult } from "../run-action.js"
+export type { SignInOptions, SignOutOptions } from "./actions.js"
+export type { AuthorizedParams, Proxy, ProxyOptions } from "./proxy.js"
+
+/**
+ * What {@link Latchkey} returns. Next to `createAuth`'s own members (`handler`, `authFromCookies`,
+ * `basePath` and the account API):
+ *
+ * - `handlers`: `{ GET, POST }` for the catch-all route at `app/<basePath>/[...latchkey]/route.ts`.
+ * - `auth()`: the session, or null. With no argument it reads the request Next is handling
+ *   (server components, route handlers, server actions); `auth(request)` reads that request.
+ *   It never sets cookies.
+ * - `signIn(providerId, options)` / `signOut(options)`: for server actions. They write the cookies
+ *   and answer an {@link ActionResult}; the action then calls `redirect(result.url)`, outside any
+ *   try/catch. They never throw to redirect.
+ * - `proxy(options)`: the function to export from `proxy.ts` (or `middleware.ts`).
+ *
+ * Exported from `latchkey/next`.
+ *
+ * @example
+ * ```ts
+ * // auth.ts
+ * import { Latchkey, type NextAuthInstance } from "latchkey/next"
+ * import GitHub from "latchkey/providers/github"
+ * export const { handlers, auth, signIn, signOut, proxy }: NextAuthInstance = Latchkey({ providers: [GitHub] })
+ * ```
+ */
+export interface NextAuthInstance<S extends Session = Session> extends Omit<Auth<S>, "auth"> {
+  handlers: { GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> }
+  auth: (request?: Request) => Promise<S | null>
+  signIn: (providerId: string, options?: SignInOptions | FormData) => Promise<ActionResult>
+  signOut: (options?: SignOutOptions) => Promise<ActionResult>
+  proxy: (options?: ProxyOptions<S>) => Proxy
+}
+
+/**
+ * Next's `headers()` and `cookies()`, loaded when first needed: this module then loads anywhere
+ * (a proxy bundle, a test, a Node script that imports every subpath), and the bundler still sees
+ * the import.
+ */
+const headers = async () => (await import("next/headers.js")).headers()
+const cookies = async () => (await import("next/headers.js")).cookies()
+
+/** The request Next is handling, as latchkey reads it: its headers and its (possibly just written) cookies. */
+async function currentRequest(): Promise<Request> {
+  const incoming = new Headers(await headers())
+  incoming.set("cookie", cookieHeader(await cookies()))
+  return new Request(requestUrl(incoming), { headers: incoming })
+}
+
+/**
+ * latchkey for the Next.js App Router: `createAuth(config)` with `handlers`, an `auth()` that reads
+ * `next/headers`, server-action `signIn`/`signOut`, and a `proxy()` route gate. The counterpart of
+ * Auth.js v5's `NextAuth(config)`; see docs/frameworks/nextjs.md for the mapping.
+ *
+ * Exported from `latchkey/next`.
+ *
+ * @throws {@link index!MissingSecretError} with no secret; {@link index!InvalidOptionError} for a
+ * malformed config (as `createAuth`).
+ *
+ * @example
+ * ```ts
+ * // auth.ts
+ * import { Latchkey } from "latchkey/next"
+ * import GitHub from "latchkey/providers/github"
+ * export const { handlers, auth, signIn, signOut, proxy } = Latchkey({ providers: [GitHub] })
+ *
+ * // app/auth/[...latchkey]/route.ts
+ * export const { GET, POST } = handlers
+ *
+ * // app/page.tsx (a server component)
+ * const session = await auth()
+ *
+ * // a server action
+ * const result = await signOut({ redirectTo: "/" })
+ * redirect(result.url ?? "/") // from next/navigation, outside any try/catch
+ * ```
+ */
+export function Latchkey<J extends JWT = JWT, S extends Session = Session>(config: AuthConfig<J, S>): NextAuthInstance<S> {
+  const instance = createAuth<J, S>(config)
+  const { handler, basePath } = instance
+  const actions = serverActions(instance, { basePath, signIn: config.pages?.signIn, error: config.pages?.error }, { headers, cookies })
+  return {
+    ...instance,
+    handlers: { GET: handler, POST: handler },
+    auth: async (request) => instance.auth(request ?? (await currentRequest())),
+    signIn: actions.signIn,
+    signOut: actions.signOut,
+    proxy: (options = {}) => createProxy(instance, options, config.pages?.signIn),
+  }
+}

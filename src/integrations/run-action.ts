@@ -1,0 +1,140 @@
+/**
+ * Sign-in and sign-out for framework actions (Next.js server actions, SvelteKit form actions),
+ * run through the handler's own routes in-process, as a browser form would: fetch a CSRF token
+ * (`GET /csrf`, which sets the double-submit cookie when the browser has none), then post it back
+ * with the form. The public handler keeps its CSRF check and has no bypass for anyone to reach;
+ * the framework itself guards its actions against cross-site posts (an Origin check).
+ *
+ * The outcome is a value, {@link ActionResult}, with the `Set-Cookie` values the framework's store
+ * must write.
+ */
+import { parseCookie } from "cookie"
+import type { Auth } from "../handler/index.js"
+import { cookieToSet } from "./set-cookie.js"
+
+/**
+ * What an action's `signIn` or `signOut` answers. `url` is where to send the browser: the
+ * provider's authorization page, the page to land on, or the error page. `error` is a short client
+ * error code such as `CredentialsSignin` or `AccessDenied`, and `code` the `authorize` refusal's
+ * own code.
+ *
+ * Exported from `latchkey/next`.
+ *
+ * @example
+ * ```ts
+ * import { redirect } from "next/navigation"
+ * import type { ActionResult } from "latchkey/next"
+ * import { signIn } from "@/auth"
+ * const result: ActionResult = await signIn("github", { redirectTo: "/dashboard" })
+ * if (result.ok) redirect(result.url) // outside any try/catch
+ * ```
+ */
+export type ActionResult = { ok: true; url: string; error: undefined; code: undefined } | { ok: false; url: string | null; error: string; code: string | undefined }
+
+/** Where the error and sign-in pages are, so an answer that lands there is read as a refusal. */
+export interface ErrorPages {
+  basePath: string
+  signIn?: string
+  error?: string
+}
+
+/** The request an action runs for: its URL (the origin to start from), headers and `cookie` header. */
+export interface ActionRequest {
+  url: URL
+  headers: Headers
+  cookie: string
+}
+
+/**
+ * Headers not carried over: those describing the body they came with (a request built here
+ * carries its own body, or none), the cookies (set from the jar), and the one that would make the
+ * handler answer its redirects as JSON.
+ */
+const DROPPED_HEADERS = ["content-length", "content-type", "transfer-encoding", "cookie", "x-auth-return-redirect"]
+
+/** A request to `path` on the action's origin, with its headers (less the body's), `cookie`, and a form. */
+export function requestFor(action: Omit<ActionRequest, "cookie">, cookie: string, path: string, form?: URLSearchParams): Request {
+  const headers = new Headers(action.headers)
+  for (const name of DROPPED_HEADERS) headers.delete(name)
+  if (cookie) headers.set("cookie", cookie)
+  if (form) headers.set("content-type", "application/x-www-form-urlencoded")
+  return new Request(new URL(path, action.url), { method: form ? "POST" : "GET", headers, body: form?.toString() })
+}
+
+/** The cookies of one action's run: the browser's, then whatever each handler answer set. */
+class CookieJar {
+  private readonly values = new Map<string, string>()
+  readonly written: string[] = []
+
+  constructor(header: string) {
+    for (const [name, value] of Object.entries(parseCookie(header))) if (value !== undefined) this.values.set(name, value)
+  }
+
+  take(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      this.written.push(header)
+      const cookie = cookieToSet(header)
+      const expired = cookie.maxAge !== undefined ? cookie.maxAge <= 0 : cookie.expires !== undefined && cookie.expires.getTime() <= Date.now()
+      if (expired) this.values.delete(cookie.name)
+      else this.values.set(cookie.name, cookie.value)
+    }
+  }
+
+  header(): string {
+    return [...this.values].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ")
+  }
+}
+
+function isRefusalPage(url: URL, pages: ErrorPages): boolean {
+  if (url.pathname.startsWith(`${pages.basePath}/`)) return true
+  return [pages.signIn, pages.error].some((page) => page !== undefined && new URL(page, url).pathname === url.pathname)
+}
+
+/** The handler's answer as an outcome: a redirect is success unless it lands on an error page with `error`. */
+async function outcomeOf(response: Response, base: URL, pages: ErrorPages): Promise<ActionResult> {
+  const location = response.headers.get("location")
+  if (response.status >= 300 && response.status < 400 && location) {
+    const url = new URL(location, base)
+    const error = isRefusalPage(url, pages) ? url.searchParams.get("error") : null
+    if (error) return { ok: false, url: url.href, error, code: url.searchParams.get("code") ?? undefined }
+    return { ok: true, url: url.href, error: undefined, code: undefined }
+  }
+  const body: unknown = await response.json().catch(() => null)
+  const named = typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : undefined
+  // The handler's refusals before routing (an untrusted or malformed host) are plain text.
+  return { ok: false, url: null, error: named ?? (response.status === 400 ? "UntrustedHost" : "Configuration"), code: undefined }
+}
+
+/** Runs one CSRF-protected POST to the handler; answers the outcome and every `Set-Cookie` value to write. */
+export async function runAction(auth: Pick<Auth, "handler">, pages: ErrorPages, action: ActionRequest, path: string, fields: Record<string, string>): Promise<{ result: ActionResult; setCookies: string[] }> {
+  const jar = new CookieJar(action.cookie)
+  const csrf = await auth.handler(requestFor(action, jar.header(), `${pages.basePath}/csrf`))
+  jar.take(csrf)
+  const body: unknown = await csrf.clone().json().catch(() => null)
+  const token = typeof body === "object" && body !== null && "csrfToken" in body && typeof body.csrfToken === "string" ? body.csrfToken : undefined
+  if (!csrf.ok || token === undefined) return { result: await outcomeOf(csrf, action.url, pages), setCookies: jar.written }
+  const response = await auth.handler(requestFor(action, jar.header(), path, new URLSearchParams({ ...fields, csrfToken: token })))
+  jar.take(response)
+  return { result: await outcomeOf(response, action.url, pages), setCookies: jar.written }
+}
+
+/**
+ * A sign-in's form fields from an options record or a submitted form: strings only, the
+ * framework's own fields (`$ACTION_…`, SvelteKit's `/?…`) and `providerId` left out, and
+ * `redirectTo` (Auth.js v5's name) sent as the handler's `callbackUrl`.
+ */
+export function signInFields(source: Record<string, unknown> | FormData, fallbackRedirect: string | undefined): Record<string, string> {
+  const entries: [string, unknown][] = source instanceof FormData ? [...source.entries()] : Object.entries(source)
+  const fields: Record<string, string> = {}
+  for (const [name, value] of entries) if (typeof value === "string" && !name.startsWith("$ACTION") && name !== "providerId") fields[name] = value
+  const { redirectTo = fallbackRedirect, ...rest } = fields
+  return redirectTo === undefined ? rest : { ...rest, callbackUrl: redirectTo }
+}
+
+/** A path on the app, from a `Referer` header when it is one: where an action without `redirectTo` returns to. */
+export function refererPath(headers: Headers): string | undefined {
+  const referer = headers.get("referer")
+  if (!referer || !URL.canParse(referer)) return undefined
+  const url = new URL(referer)
+  return `${url.pathname}${url.search}`
+}

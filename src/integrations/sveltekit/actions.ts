@@ -1,0 +1,106 @@
+/**
+ * `signIn` and `signOut` as SvelteKit form actions, over the handler's own routes (see
+ * `../run-action.ts`). The cookies are written through `event.cookies`, and the browser is sent on
+ * with SvelteKit's own `redirect(303, …)`, loaded from the app's `@sveltejs/kit` when an action
+ * runs (so this module loads where SvelteKit is not installed). A form action is exported as it
+ * is (`export const actions = { default: signIn }`), so no app code stands between the redirect
+ * and SvelteKit to swallow it.
+ */
+import type { Auth } from "../../handler/index.js"
+import { refererPath, runAction, signInFields, type ActionResult, type ErrorPages } from "../run-action.js"
+import { cookieToSet } from "../set-cookie.js"
+
+/**
+ * SvelteKit's `event.cookies`, structurally: the part the form actions use.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * import type { KitCookies } from "latchkey/sveltekit"
+ * const names = (cookies: KitCookies) => cookies.getAll().map(({ name }) => name)
+ * ```
+ */
+export interface KitCookies {
+  getAll(): { name: string; value: string }[]
+  set(name: string, value: string, options: { path: string } & Record<string, unknown>): void
+}
+
+/**
+ * A form action's event, structurally: SvelteKit's `RequestEvent` as the actions read it.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * import type { KitActionEvent } from "latchkey/sveltekit"
+ * const origin = (event: KitActionEvent) => event.url.origin
+ * ```
+ */
+export interface KitActionEvent {
+  request: Request
+  url: URL
+  cookies: KitCookies
+}
+
+type Redirect = (status: 303, location: string, options?: { external: string[] }) => never
+
+/**
+ * Sends the browser to `location` with SvelteKit's `redirect`. SvelteKit 3 refuses external URLs
+ * unless their origin is allowed, so the one origin of this destination is allowed: it came from
+ * the handler (a provider's authorization URL, or a URL its redirect rules kept on the app).
+ */
+function go(redirect: Redirect, location: string): never {
+  return redirect(303, location, { external: [new URL(location).origin] })
+}
+
+/**
+ * SvelteKit's `redirect`, from the app's own copy: SvelteKit recognises a thrown redirect by its
+ * class (`instanceof Redirect`), so it must be the very copy the app runs. The specifier stays a
+ * literal so the app's bundler resolves it to that copy (SvelteKit bundles packages that peer on
+ * it, as latchkey does); `as string` only keeps the type checker from needing SvelteKit's types.
+ */
+async function kitRedirect(): Promise<Redirect> {
+  const kit = (await import("@sveltejs/kit" as string)) as { redirect: Redirect }
+  return kit.redirect
+}
+
+/** Runs the handler for an event and writes its cookies; answers the outcome. */
+export async function runForEvent(auth: Pick<Auth, "handler">, pages: ErrorPages, event: KitActionEvent, path: string, fields: Record<string, string>): Promise<ActionResult> {
+  const cookie = event.cookies.getAll().map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; ")
+  const { result, setCookies } = await runAction(auth, pages, { url: new URL(event.url.origin), headers: event.request.headers, cookie }, path, fields)
+  for (const header of setCookies) {
+    const { name, value, path: cookiePath, ...options } = cookieToSet(header)
+    event.cookies.set(name, value, { ...options, path: cookiePath ?? "/" })
+  }
+  return result
+}
+
+/** The `signIn` and `signOut` form actions over one handler. */
+export function eventActions(auth: Pick<Auth, "handler">, pages: ErrorPages) {
+  async function signIn(event: KitActionEvent): Promise<never> {
+    const form = await event.request.formData()
+    const providerId = form.get("providerId")
+    const redirect = await kitRedirect()
+    // No provider named: the sign-in page lists them all.
+    if (typeof providerId !== "string" || providerId === "") {
+      const target = new URL(pages.signIn ?? `${pages.basePath}/signin`, event.url)
+      const redirectTo = form.get("redirectTo")
+      if (typeof redirectTo === "string") target.searchParams.set("callbackUrl", redirectTo)
+      go(redirect, target.href)
+    }
+    const fields = signInFields(form, refererPath(event.request.headers))
+    const result = await runForEvent(auth, pages, event, `${pages.basePath}/signin/${encodeURIComponent(providerId as string)}`, fields)
+    return go(redirect, result.url ?? new URL(`${pages.error ?? `${pages.basePath}/error`}?error=${encodeURIComponent(result.error ?? "Configuration")}`, event.url).href)
+  }
+
+  async function signOut(event: KitActionEvent): Promise<never> {
+    const form = await event.request.formData()
+    const redirectTo = form.get("redirectTo")
+    const redirect = await kitRedirect()
+    const result = await runForEvent(auth, pages, event, `${pages.basePath}/signout`, typeof redirectTo === "string" ? { callbackUrl: redirectTo } : {})
+    return go(redirect, result.url ?? new URL("/", event.url).href)
+  }
+
+  return { signIn, signOut }
+}

@@ -1,0 +1,121 @@
+/**
+ * `latchkey/sveltekit`: latchkey for SvelteKit. `Latchkey(config)` gives a `handle` hook that
+ * answers every request under `basePath` with the handler and puts `locals.auth()` (the session,
+ * read once per request and only when asked) on every other request, and `signIn`/`signOut`
+ * form actions. SvelteKit's shapes are typed structurally here, so the package needs no
+ * `@sveltejs/kit` types; the form actions load `@sveltejs/kit` (the app's own) to redirect.
+ *
+ * @module
+ */
+import { createAuth, type Auth, type AuthConfig } from "../../handler/index.js"
+import type { JWT, Session } from "../../types.js"
+import { eventActions, type KitActionEvent } from "./actions.js"
+
+export type { KitActionEvent, KitCookies } from "./actions.js"
+
+/**
+ * What `handle` adds to `event.locals`: `auth()`, the request's session or null, read on first
+ * call and shared by later calls in the same request. Declare it in `src/app.d.ts`:
+ * `interface Locals extends LatchkeyLocals {}`.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * // src/app.d.ts
+ * import type { LatchkeyLocals } from "latchkey/sveltekit"
+ * declare global {
+ *   namespace App {
+ *     interface Locals extends LatchkeyLocals {}
+ *   }
+ * }
+ * export {}
+ * ```
+ */
+export interface LatchkeyLocals<S extends Session = Session> {
+  auth: () => Promise<S | null>
+}
+
+/**
+ * The `handle` hook's input, structurally: SvelteKit's `{ event, resolve }`.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * import type { KitHandleInput } from "latchkey/sveltekit"
+ * const passThrough = ({ event, resolve }: KitHandleInput) => resolve(event)
+ * ```
+ */
+export interface KitHandleInput {
+  event: { request: Request; url: URL; locals: object }
+  resolve: (event: never) => Response | Promise<Response>
+}
+
+/**
+ * What {@link Latchkey} returns: `createAuth`'s members, and
+ *
+ * - `handle`: the server hook (`export const handle = ...` in `src/hooks.server.ts`, or one step
+ *   of `sequence(...)`).
+ * - `signIn`, `signOut`: form actions. `signIn` reads `providerId` and `redirectTo` (and any
+ *   provider fields, such as `email`) from the form; `signOut` reads `redirectTo`. Each redirects
+ *   with `303`; a refused sign-in goes to the error or sign-in page with its `error` code.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * // src/auth.ts
+ * import { Latchkey, type SvelteKitAuthInstance } from "latchkey/sveltekit"
+ * import GitHub from "latchkey/providers/github"
+ * export const { handle, signIn, signOut }: SvelteKitAuthInstance = Latchkey({ providers: [GitHub] })
+ * ```
+ */
+export interface SvelteKitAuthInstance<S extends Session = Session> extends Auth<S> {
+  handle: (input: KitHandleInput) => Promise<Response>
+  signIn: (event: KitActionEvent) => Promise<never>
+  signOut: (event: KitActionEvent) => Promise<never>
+}
+
+/**
+ * latchkey for SvelteKit: `createAuth(config)` plus a `handle` hook and `signIn`/`signOut` form
+ * actions. The counterpart of Auth.js's `SvelteKitAuth(config)`; see docs/frameworks/sveltekit.md.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @throws {@link index!MissingSecretError} with no secret; {@link index!InvalidOptionError} for a
+ * malformed config (as `createAuth`).
+ *
+ * @example
+ * ```ts
+ * // src/auth.ts
+ * import { Latchkey } from "latchkey/sveltekit"
+ * import GitHub from "latchkey/providers/github"
+ * export const { handle, signIn, signOut } = Latchkey({ providers: [GitHub] })
+ *
+ * // src/hooks.server.ts
+ * export { handle } from "./auth"
+ *
+ * // src/routes/+layout.server.ts
+ * export const load = async ({ locals }) => ({ session: await locals.auth() })
+ *
+ * // src/routes/signout/+page.server.ts
+ * export const actions = { default: signOut }
+ * ```
+ */
+export function Latchkey<J extends JWT = JWT, S extends Session = Session>(config: AuthConfig<J, S>): SvelteKitAuthInstance<S> {
+  const instance = createAuth<J, S>(config)
+  const { handler, basePath, auth } = instance
+  const actions = eventActions(instance, { basePath, signIn: config.pages?.signIn, error: config.pages?.error })
+
+  async function handle({ event, resolve }: KitHandleInput): Promise<Response> {
+    const { pathname } = event.url
+    if (pathname === basePath || pathname.startsWith(`${basePath}/`)) return handler(event.request)
+    let session: Promise<S | null> | undefined
+    const locals = event.locals as Partial<LatchkeyLocals<S>>
+    locals.auth = () => (session ??= auth(event.request))
+    return resolve(event as never)
+  }
+
+  return { ...instance, handle, signIn: actions.signIn, signOut: actions.signOut }
+}
