@@ -1,14 +1,15 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, relative } from "node:path"
 import { defineConfig } from "tsup"
 import ts from "typescript"
+import { writePasskeyScript } from "./scripts/passkey-script.mjs"
 import { providerModules } from "./scripts/provider-catalog.mjs"
 
 // One entry per provider module, so `latchkey/providers/<id>` loads that provider alone.
 const providerEntries = Object.fromEntries(providerModules().map(({ name, path }) => [`providers/${name}`, path]))
 
 // The subpaths that have types: every entry but the crypto backends and the CLI.
-const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", node: "src/handler/node.ts" }
+const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", redis: "src/redis/index.ts", node: "src/handler/node.ts", webauthn: "src/webauthn/index.ts", next: "src/integrations/next/index.ts", sveltekit: "src/integrations/sveltekit/index.ts", client: "src/client/index.ts", react: "src/react/index.ts" }
 
 /**
  * The declarations, one named file per source file under dist/dts/ (mirroring src/), and for each
@@ -45,6 +46,25 @@ function emitDeclarations(entries: Record<string, string>): void {
   }
 }
 
+/**
+ * Entries that are client modules for React Server Components: esbuild drops a module's
+ * `"use client"` when it bundles, so the directive is written back as the first line of each
+ * built entry (its chunks need none: the entry is the boundary). Add an entry's name here.
+ */
+const USE_CLIENT_ENTRIES = ["react"]
+
+function markClientModules(): void {
+  for (const name of USE_CLIENT_ENTRIES) {
+    const file = `dist/${name}.js`
+    const code = readFileSync(file, "utf8")
+    if (!code.startsWith('"use client"')) writeFileSync(file, `"use client";\n${code}`)
+  }
+}
+
+// The served passkey script is bundled (with @simplewebauthn/browser) into a string module first,
+// so latchkey/webauthn always carries the script built from the current client code.
+writePasskeyScript()
+
 export default defineConfig({
   entry: {
     index: "src/index.ts",
@@ -53,14 +73,20 @@ export default defineConfig({
     providers: "src/providers/index.ts",
     ...providerEntries,
     oauth: "src/oauth/index.ts",
+    redis: "src/redis/index.ts",
     node: "src/handler/node.ts",
+    webauthn: "src/webauthn/index.ts",
+    next: "src/integrations/next/index.ts",
+    sveltekit: "src/integrations/sveltekit/index.ts",
+    client: "src/client/index.ts",
+    react: "src/react/index.ts",
     "backend/node": "src/jwt/backend/node.ts",
     "backend/webcrypto": "src/jwt/backend/webcrypto.ts",
     cli: "src/cli/node.ts",
   },
   format: ["esm"],
   // After the JavaScript (and the clean), so the declarations land in a fresh dist/.
-  onSuccess: async () => emitDeclarations(typedEntries),
+  onSuccess: async () => (markClientModules(), emitDeclarations(typedEntries)),
   platform: "neutral",
   target: "es2022",
   splitting: true,
@@ -68,6 +94,7 @@ export default defineConfig({
   clean: true,
   // Resolved by the consumer's runtime or bundler through package.json "imports", so each
   // environment picks its own crypto backend.
-  external: ["#crypto-backend", /^node:/],
+  // The frameworks are the app's own (optional peers): next/*, react and @sveltejs/kit stay imports.
+  external: ["#crypto-backend", /^node:/, /^next(\/|$)/, /^react(-dom)?(\/|$)/, /^@sveltejs\/kit(\/|$)/],
   removeNodeProtocol: false,
 })

@@ -1,6 +1,6 @@
 // The packed-tarball smoke test: pack latchkey, install the tarball into a fresh project, import
 // every subpath from ESM under Node, and typecheck a consumer with moduleResolution bundler and
-// node16 on TypeScript 5 and 6. It uses the registry for typescript only.
+// node16 on TypeScript 5 and 6. It uses the registry for typescript and react (latchkey/react's peer) only.
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -18,7 +18,8 @@ try {
   const app = join(work, "app")
   run("mkdir", ["-p", app])
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
-  run("npm", ["install", "--silent", "--no-audit", "--no-fund", tarball, "@types/node@20"], app)
+  // react: the optional peer latchkey/react imports (an app that uses that subpath has it).
+  run("npm", ["install", "--silent", "--no-audit", "--no-fund", tarball, "@types/node@20", "react@19"], app)
 
   // Every subpath imports under Node with the node condition.
   const imports = subpaths.map((subpath, i) => `import * as m${i} from "${subpath}"; if (typeof m${i} !== "object") throw new Error("${subpath}")`).join("\n")
@@ -34,8 +35,12 @@ import { resolveProviders, type OAuthProviderId, type GitHubProfile } from "latc
 import GitHub from "latchkey/providers/github"
 import { startSignIn, memoryAdapter, type Adapter } from "latchkey/oauth"
 import { toWebHandler } from "latchkey/node"
-import type { User } from "latchkey/types"
+import type { User, InferSession } from "latchkey/types"
+import { createAuthClient } from "latchkey/client"
 const id: OAuthProviderId = "github"
+// The session callback's type reaches the browser client through the declarations, with no declare module.
+const typed = createAuth({ providers: [], secret: "s", callbacks: { session: ({ session }) => ({ ...session, role: "admin" as const }) } })
+export const role: Promise<"admin" | undefined> = createAuthClient<InferSession<typeof typed>>().getSession().then((session) => session?.role)
 const auth = createAuth({ providers: [GitHub({ profile: (p: GitHubProfile): User => ({ id: String(p.id) }) })], secret: "s" })
 const adapter: Adapter = memoryAdapter()
 export const checks = [id, auth.handler, adapter, encode, getToken, resolveProviders, startSignIn, toWebHandler, LatchkeyError]

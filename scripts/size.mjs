@@ -1,9 +1,11 @@
 // npm run size: min+gzip per public entry, bundled for the Web (worker/browser conditions) the way
 // an app's code-splitting bundler ships it. "initial" is the entry plus every chunk it imports
-// statically; "lazy" is what loads only on demand (the sign-in page's provider marks). "own" is the
-// initial load with the runtime dependencies left out, so a budget can be read as latchkey's code
-// plus what jose, oauth4webapi, @panva/hkdf and cookie cost. Each entry is compared with
-// @auth/core measured the same way, and the script fails when one exceeds its budget.
+// statically; "lazy" is what loads only on demand (a provider's sign-in mark, flows a request may
+// need). "whole" is every chunk the entry can reach, dynamic imports included, gzipped as one
+// stream: what a server or Worker upload carries and a cold start pays for. "own" is the initial
+// load with the runtime dependencies left out, so a budget can be read as latchkey's code plus what
+// jose, oauth4webapi, @panva/hkdf and cookie cost. Each entry is compared with @auth/core measured
+// the same way, and the script fails when one exceeds its budget (initial, or whole where set).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -15,15 +17,43 @@ const RUNTIME_DEPENDENCIES = Object.keys(JSON.parse(readFileSync("package.json",
 /** Budgets in bytes, min+gzip of the initial load. */
 const ENTRIES = [
   // The guard moved from 6.9 to 7.3 KB for the hardening of the security work (strict key scan,
-  // header allowlist, tossed-cookie detection: +0.5 KB). The 4 KB target is not yet met.
-  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 7.3 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
+  // header allowlist, tossed-cookie detection: +0.5 KB), and to 8.6 KB for the hot path of issue
+  // 18 (+1.1 KB: the single-pass session-cookie reader, the counting duplicate-key check, the
+  // one-pass token parse, the key cache's last-entry slot) and the error classes other subpaths
+  // added to errors.ts. The 4 KB target is not yet met.
+  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 8.6 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
   { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 1 * KB, peer: `export { default } from "@auth/core/providers/github"` },
   // Budgeted at what it measured when first reported (27.9 KB), plus 10%.
   // Raised from 30.7 KB on purpose: the security hardening and OIDC conformance (JWKS re-fetch on
   // key rotation, signed userinfo, the alg and iat checks, cause sanitising) took the entry from
   // 28.6 to 30.6 KB, and the full Auth.js adapter interface (method checks, memoryAdapter) to 31.1.
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 31.5 * KB },
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Raised from 31.5 to 32.5 KB: provider-token refresh (refresh stores, the Medium expiry quirk) added 0.8 KB.
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 32.5 * KB },
+  // The Redis refresh store: command strings over the app's own client, no Redis library.
+  { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
+  // The browser client (no framework) and the React bindings over it; React itself is the app's
+  // (an optional peer), so it stays out of the measure. 3.2 and 3.7 KB when first measured.
+  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.5 * KB },
+  { name: "latchkey/react (react excluded)", code: `export * from "latchkey/react"`, budget: 4.2 * KB, external: ["react"] },
+  // Passkeys, apart from the root so other apps bundle none of it: latchkey's 5.1 KB (4.2 KB of it the
+  // served browser script) and @simplewebauthn/server's 86.6 KB, most of that @peculiar/x509 and the
+  // ASN.1 stack its attestation-statement verifiers import statically, whatever format arrives.
+  // Budgeted at its first measure (91.7 KB) plus 3%; raised to 102.3 KB plus 3% when the passkey
+  // routes moved here out of the root entry (measured alone it now also counts the jwt codec and
+  // adapter checks, which a passkey app shares with createAuth).
+  { name: "latchkey/webauthn", code: `export { webauthn } from "latchkey/webauthn"`, budget: 105.5 * KB },
+  // The framework integrations: createAuth under them, plus their own thin layer (next/headers and
+  // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
+  // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59 * KB, external: ["next"] },
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59 * KB, external: ["@sveltejs/kit"] },
+  // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
+  // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
+  // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
+  // @auth/core's whole (46.3 KB, printed beside it); budgeted at 57.1 KB plus 3% until it is met.
+  // The initial budget was 50 KB; provider-token refresh, the passkey route hook, returned redirects and
+  // the cookie-only session read for proxies took it to 54.0 KB. Raised to 55 KB, not met: issue 18 stays open.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 55 * KB, wholeBudget: 58.8 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
 ]
 
 async function measure(code, external = []) {
@@ -57,7 +87,8 @@ async function measure(code, external = []) {
     visit(entry)
     const all = Object.keys(metafile.outputs).filter((file) => file.endsWith(".js"))
     const sum = (files) => files.reduce((total, file) => total + gz(file), 0)
-    return { initial: sum([...initial]), lazy: sum(all.filter((file) => !initial.has(file))) }
+    const whole = gzipSync(Buffer.concat(all.map((file) => readFileSync(file))), { level: 9 }).length
+    return { initial: sum([...initial]), lazy: sum(all.filter((file) => !initial.has(file))), whole }
   } finally {
     rmSync(outdir, { recursive: true, force: true })
   }
@@ -65,17 +96,24 @@ async function measure(code, external = []) {
 
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`
 let failed = false
-console.log("| entry | latchkey (initial) | own code + dependencies | lazy | budget | @auth/core |")
-console.log("|---|---:|---:|---:|---:|---:|")
+console.log("| entry | latchkey (initial) | own code + dependencies | lazy | whole (every chunk) | budget (initial; whole) | @auth/core (initial; whole) |")
+console.log("|---|---:|---:|---:|---:|---:|---:|")
 for (const entry of ENTRIES) {
-  const ours = await measure(entry.code)
-  const own = (await measure(entry.code, RUNTIME_DEPENDENCIES)).initial
-  const peer = entry.peer ? kb((await measure(entry.peer)).initial) : "–"
+  const ours = await measure(entry.code, entry.external)
+  const own = (await measure(entry.code, [...RUNTIME_DEPENDENCIES, ...(entry.external ?? [])])).initial
+  const theirs = entry.peer ? await measure(entry.peer) : undefined
+  const peer = theirs ? `${kb(theirs.initial)}; ${kb(theirs.whole)}` : "–"
   const over = ours.initial > entry.budget
-  failed ||= over
+  const wholeOver = entry.wholeBudget !== undefined && ours.whole > entry.wholeBudget
+  failed ||= over || wholeOver
   const target = entry.target ? ` (target ${kb(entry.target)})` : ""
   const split = `${kb(own)} + ${kb(ours.initial - own)}`
-  console.log(`| ${entry.name} | ${kb(ours.initial)}${over ? " OVER" : ""} | ${split} | ${ours.lazy ? kb(ours.lazy) : "–"} | ${kb(entry.budget)}${target} | ${peer} |`)
+  const wholeBudget = entry.wholeBudget === undefined ? "" : `; ${kb(entry.wholeBudget)}`
+  // Issue 18's target for an app's whole bundle: no more than @auth/core's.
+  const versusPeer = theirs && entry.wholeBudget !== undefined ? (ours.whole <= theirs.whole ? " (≤ @auth/core)" : ` (@auth/core + ${kb(ours.whole - theirs.whole)})`) : ""
+  console.log(
+    `| ${entry.name} | ${kb(ours.initial)}${over ? " OVER" : ""} | ${split} | ${ours.lazy ? kb(ours.lazy) : "–"} | ${kb(ours.whole)}${wholeOver ? " OVER" : ""}${versusPeer} | ${kb(entry.budget)}${wholeBudget}${target} | ${peer} |`
+  )
 }
 if (failed) {
   console.error("\nsize: an entry is over its budget")

@@ -511,6 +511,55 @@ export class LastSignInMethodError extends LatchkeyError {
 }
 
 /**
+ * Why a passkey (WebAuthn) ceremony was refused. Stable; safe to log.
+ *
+ * @example
+ * ```ts
+ * import { WebAuthnError, type WebAuthnErrorReason } from "latchkey"
+ * const reasonOf = (error: unknown): WebAuthnErrorReason | undefined => (error instanceof WebAuthnError ? error.reason : undefined)
+ * ```
+ */
+export type WebAuthnErrorReason =
+  | "challenge_missing"
+  | "challenge_invalid"
+  | "challenge_replayed"
+  | "challenge_mismatch"
+  | "invalid_response"
+  | "verification_failed"
+  | "unknown_credential"
+  | "counter_rollback"
+  | "credential_exists"
+  | "sign_up_disabled"
+  | "account_exists"
+  | "session_required"
+
+/**
+ * A passkey ceremony was refused: its challenge cookie was missing, expired, already used or made
+ * for another ceremony, provider or user (`challenge_*`); the browser's response was malformed or
+ * did not verify against the origin, RP ID, challenge and public key; the credential is unknown,
+ * already registered, or its signature counter went backwards (a cloned authenticator); or the
+ * registration is not allowed (sign-up off, the email belongs to an existing user, no session).
+ * `reason` says which; the message never carries the challenge or the response.
+ *
+ * @example
+ * ```ts
+ * import { WebAuthnError } from "latchkey"
+ * // a second POST of the same assertion is refused with WebAuthnError { reason: "challenge_replayed" }
+ * const replayed = (error: unknown) => error instanceof WebAuthnError && error.reason === "challenge_replayed"
+ * ```
+ */
+export class WebAuthnError extends LatchkeyError {
+  override readonly code = "ERR_WEBAUTHN"
+  /** Which rule refused the ceremony. */
+  readonly reason: WebAuthnErrorReason
+
+  constructor(reason: WebAuthnErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.reason = reason
+  }
+}
+
+/**
  * Thrown by a credentials provider's `authorize` to refuse a sign-in with a reason the client may
  * see: the handler redirects to `?error=CredentialsSignin&code=<code>`, as Auth.js does. Subclass it
  * and set `code` (letters, digits, `_` and `-`, at most 64; anything else is sent as
@@ -531,6 +580,26 @@ export class CredentialsSignin extends LatchkeyError {
 
   constructor(message = "The credentials were refused.") {
     super(message)
+  }
+}
+
+/**
+ * `useSession` (or `useAuthClient`) ran outside a `SessionProvider`, so there is no client to read
+ * the session from. Wrap the app (in Next.js, the root layout's children) in `<SessionProvider>`.
+ * Exported from `latchkey/react`.
+ *
+ * @example
+ * ```ts
+ * import { MissingSessionProviderError } from "latchkey/react"
+ * // useSession() in a component rendered outside <SessionProvider> throws MissingSessionProviderError
+ * const isSetupError = (error: unknown) => error instanceof MissingSessionProviderError
+ * ```
+ */
+export class MissingSessionProviderError extends LatchkeyError {
+  override readonly code = "ERR_NO_SESSION_PROVIDER"
+
+  constructor(hook: string) {
+    super(`${hook}() needs a <SessionProvider> above it (from latchkey/react).`)
   }
 }
 
@@ -564,6 +633,8 @@ export type KnownLatchkeyError =
   | AdapterError
   | MissingAdapterMethodError
   | LastSignInMethodError
+  | WebAuthnError
+  | MissingSessionProviderError
 
 /**
  * Every stable error code.

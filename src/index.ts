@@ -6,7 +6,8 @@
  * @module
  */
 export { createAuth, MAX_BODY_BYTES } from "./handler/index.js"
-export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie, AccountApi } from "./handler/index.js"
+export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie, AccountApi, CookieSession } from "./handler/index.js"
+export type { PasskeyErrorCode, PasskeySummary } from "./handler/index.js"
 export {
   LatchkeyError,
   InvalidOptionError,
@@ -26,8 +27,9 @@ export {
   OAuthAccountNotLinkedError,
   AdapterError,
   MissingAdapterMethodError,
+  WebAuthnError,
 } from "./errors.js"
-export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields } from "./errors.js"
+export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason } from "./errors.js"
 /**
  * The core types, re-exported from `latchkey/types` so one import serves an app.
  *
@@ -37,4 +39,4 @@ export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckNa
  * const user: User = { id: "42", name: "Ada" }
  * ```
  */
-export type { Account, Awaitable, DefaultJWT, JWT, LoggerInstance, Profile, Session, TokenSet, User } from "./types.js"
+export type { Account, Awaitable, DefaultJWT, InferSession, JWT, LoggerInstance, Profile, Session, TokenSet, User } from "./types.js"

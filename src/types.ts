@@ -145,6 +145,12 @@ export interface Session {
   user?: User
   /** ISO 8601 date-time when the session expires. */
   expires: string
+  /**
+   * Set when the provider refused to refresh this session's access token (`invalid_grant`: the
+   * user revoked access, or the refresh token expired), with `session.refreshProviderTokens` on.
+   * The user is still signed in to the app; sign them out, or send them through sign-in again.
+   */
+  error?: "RefreshTokenError"
 }
 
 /**
@@ -162,3 +168,22 @@ export interface LoggerInstance {
   warn?: (code: string, metadata?: unknown) => void
   debug?: (message: string, metadata?: unknown) => void
 }
+
+/**
+ * The session type an `auth` returns: give it `typeof auth` (the function, or everything
+ * `createAuth` returned). It names, for code that cannot import the server's config (a browser
+ * bundle), the type the `session` callback returns, with no `declare module`.
+ *
+ * @example
+ * ```ts
+ * import type { InferSession } from "latchkey/types"
+ * import type { auth } from "./auth" // a type-only import: nothing of the server is bundled
+ * export type AppSession = InferSession<typeof auth>
+ * // createAuthClient<AppSession>() from latchkey/client, useSession<AppSession>() from latchkey/react
+ * ```
+ */
+export type InferSession<T> = T extends { auth: (...args: never[]) => Promise<infer S> }
+  ? Exclude<S, null | undefined>
+  : T extends (...args: never[]) => Promise<infer S>
+    ? Exclude<S, null | undefined>
+    : never

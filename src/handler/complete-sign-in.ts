@@ -14,7 +14,9 @@ import { withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
+import { storeSignInTokens } from "./account-tokens.js"
 import { createDatabaseSession, isThisBrowsersToken, readDatabaseSession } from "./database-session.js"
+import { tokenClaimForSignIn } from "./provider-tokens.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
 import { applyJwtCallback, bindToBrowser, defaultClaims, isThisBrowsers, readClaims, sessionCookies } from "./session.js"
@@ -24,7 +26,12 @@ export interface SignInOutcome {
   user: User
   account: Account
   profile?: Profile
-  provider: { id: string; type: "oauth" | "oidc" | "email" | "credentials"; allowDangerousEmailAccountLinking?: boolean }
+  provider: { id: string; type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"; allowDangerousEmailAccountLinking?: boolean }
+  /**
+   * For a sign-in that finds or creates its own user (a passkey's): called instead of account
+   * linking, after the `signIn` callback agreed, so a refused sign-up writes nothing.
+   */
+  resolveUser?: () => Promise<{ user: User; isNewUser: boolean }>
   /** Where this sign-in asked to go (checked again before it is used). */
   callbackUrl?: string
   /** Extra Set-Cookie values to send (such as cleared check cookies). */
@@ -57,11 +64,14 @@ async function linkingUserId(context: RequestContext, outcome: SignInOutcome): P
 }
 
 async function linkUser(context: RequestContext, outcome: SignInOutcome) {
+  if (outcome.resolveUser) return outcome.resolveUser()
   const adapter = context.config.adapter
   if (adapter && outcome.provider.type === "credentials" && context.sessionStrategy === "database") return credentialsUser(context, outcome)
   // Credentials sign in as the user authorize() returns, and are not stored, as in Auth.js.
   if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
   const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
+  // With provider tokens kept fresh in account rows, a returning user's row gets this sign-in's tokens.
+  if (context.sessionStrategy === "database") await storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
   if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
   // Following an emailed link proves the address: an existing user's emailVerified is set, as in Auth.js.
@@ -123,5 +133,6 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
   const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
   const { browser, cookies: bindingCookies } = await bindToBrowser(context)
-  return redirect(destination, [...extra, ...(await sessionCookies(context, claims, browser)), ...bindingCookies])
+  const tokens = tokenClaimForSignIn(context, outcome.account)
+  return redirect(destination, [...extra, ...(await sessionCookies(context, claims, browser, tokens)), ...bindingCookies])
 }

@@ -9,15 +9,20 @@ import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import { secretsOrEnv } from "../jwt/secrets.js"
 import type { Adapter, AdapterSession, AdapterUser } from "../oauth/adapter.js"
+import { settleRefreshCoordinator, type RefreshCoordinator, type RefreshProviderTokensOptions } from "../oauth/refresh-coordinator.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
+import type { WebAuthnCeremony } from "../webauthn/types.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
 import { settleLogger } from "./logger.js"
 import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
 
 /**
- * Callbacks that shape the sign-in, the token and the session.
+ * Callbacks that shape the sign-in, the token and the session. `J` is what the `jwt` callback
+ * returns (it types the `session` callback's `token`), `S` what the `session` callback returns (it
+ * types `auth()`, and through `InferSession` the client's session): both are inferred from the
+ * callbacks `createAuth` is given, so no `declare module` is needed.
  *
  * @example
  * ```ts
@@ -28,13 +33,13 @@ import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
  * }
  * ```
  */
-export interface AuthCallbacks {
+export interface AuthCallbacks<J extends JWT = JWT, S extends Session = Session> {
   /** Return false (or a relative URL to redirect to) to refuse a sign-in. */
   signIn?: (params: { user: User; account: Account | null; profile?: Profile; email?: { verificationRequest?: boolean } }) => Awaitable<boolean | string>
   /** Where to send the user after sign-in or sign-out; only relative or same-origin URLs are honoured. */
   redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
-  /** Shapes the session token. `trigger` says why it runs. */
-  jwt?: (params: {
+  /** Shapes the session token. `trigger` says why it runs. (Method syntax, so a config typed by its own `J` and `S` is still an `AuthConfig`.) */
+  jwt?(params: {
     token: JWT
     user?: User
     account?: Account | null
@@ -43,15 +48,15 @@ export interface AuthCallbacks {
     /** `"signUp"` when an adapter created the user in this sign-in, as in Auth.js. */
     trigger: "signIn" | "signUp" | "update" | "session"
     session?: unknown
-  }) => Awaitable<JWT | null>
+  }): Awaitable<J | null>
   /** Shapes what `/session` and `auth()` return. */
-  session?: (params: {
+  session?(params: {
     session: Session
-    /** The session token's claims; with database sessions, claims made from the user (`sub` is the user's id). */
-    token: JWT
+    /** The session token's claims (what the `jwt` callback returned); with database sessions, claims made from the user (`sub` is the user's id). */
+    token: J
     /** Database sessions: the adapter's user. */
     user?: AdapterUser
-  }) => Awaitable<Session>
+  }): Awaitable<S>
 }
 
 /**
@@ -113,7 +118,8 @@ export interface AuthTheme {
 }
 
 /**
- * Everything `createAuth` accepts.
+ * Everything `createAuth` accepts. `J` and `S` are the types the `jwt` and `session` callbacks
+ * return (see {@link AuthCallbacks}); `createAuth` infers them.
  *
  * @example
  * ```ts
@@ -123,7 +129,7 @@ export interface AuthTheme {
  * export const { handler, auth } = createAuth(config) // secret from AUTH_SECRET
  * ```
  */
-export interface AuthConfig {
+export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
   providers: AppProviders
   /** Default: `AUTH_SECRET` (and `AUTH_SECRET_1`…`_3` for rotation). */
   secret?: SecretInput
@@ -143,13 +149,32 @@ export interface AuthConfig {
      * reads skip the database. A revoked session then ends within `maxAge` seconds, not at once.
      */
     cache?: { maxAge: number }
+    /**
+     * Keep the provider's access token fresh: a session read (`auth()`, `/session`) refreshes it
+     * shortly before it expires, one refresh in flight however many requests ask, and
+     * `getAccessToken(request, providerId)` hands it to server code. `true`, or options (the skew,
+     * a shared store for several instances, which providers). Default off. See docs/provider-tokens.md.
+     */
+    refreshProviderTokens?: boolean | RefreshProviderTokensOptions
+  }
+  /**
+   * Sign-out at the provider too (OpenID Connect RP-initiated logout), and token revocation.
+   * See docs/provider-tokens.md.
+   */
+  signOut?: {
+    /** `POST /signout` also ends the provider session unless the form says `federated=false`. Default false. */
+    federated?: boolean
+    /** Keep the id_token (sealed in the session, or in the account row) to send as `id_token_hint`. Default false. */
+    idTokenHint?: boolean
+    /** Revoke the provider's refresh token (else its access token) at sign-out, where the provider can. Default false. */
+    revokeTokens?: boolean
   }
   jwt?: {
     maxAge?: number
     encode?: (params: JWTEncodeParams) => Awaitable<string>
     decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>
   }
-  callbacks?: AuthCallbacks
+  callbacks?: AuthCallbacks<J, S>
   events?: AuthEvents
   adapter?: Adapter
   pages?: AuthPages
@@ -190,6 +215,12 @@ export interface AuthConfig {
   timeout?: number
   /** Where env defaults are read. Default: the process environment. */
   env?: EnvRecord
+  /**
+   * The passkey ceremony, from `latchkey/webauthn`: `import { webauthn } from "latchkey/webauthn"`.
+   * Needed by `Passkey` and `WebAuthn` providers, and by nothing else, so apps without passkeys
+   * do not bundle it. See docs/passkeys.md.
+   */
+  webauthn?: WebAuthnCeremony
 }
 
 /** The settled configuration, shared by every request. */
@@ -213,6 +244,8 @@ export interface SettledConfig {
   redirectProxyUrl: string | undefined
   /** The redirect proxy, settled, when one is configured. */
   redirectProxy: RedirectProxy | undefined
+  /** With `session.refreshProviderTokens`: what refreshes provider tokens, one refresh in flight. */
+  refresher: RefreshCoordinator | undefined
 }
 
 const DAY = 24 * 60 * 60
@@ -238,8 +271,9 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   const redirectProxyUrl = config.redirectProxyUrl ?? readEnv("AUTH_REDIRECT_PROXY_URL", env)
   const sessionMaxAge = positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
   if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
+  const secret = secretsOrEnv(config.secret ?? envSecrets(env, logger))
   return {
-    secret: secretsOrEnv(config.secret ?? envSecrets(env, logger)),
+    secret,
     basePath,
     sessionMaxAge,
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
@@ -251,6 +285,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     logger,
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
+    refresher: settleRefreshCoordinator(config.session?.refreshProviderTokens, { secret, http: { fetch: config.fetch, timeout: config.timeout }, logger }),
   }
 }
 

@@ -4,7 +4,7 @@
  * `latchkey/jwt`'s `setCookieHeaders`.
  */
 import { InvalidOptionError, type CheckName } from "../errors.js"
-import { readChunkedCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
+import { readTokenCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
 
 /**
  * The cookies the handler writes, as Auth.js names them in its `cookies` option.
@@ -15,7 +15,7 @@ import { readChunkedCookie, requestCookies, setCookieHeaders, type SessionCookie
  * const renamed: HandlerCookie[] = ["sessionToken"] // the ones this app gives its own names
  * ```
  */
-export type HandlerCookie = "sessionToken" | "callbackUrl" | "csrfToken" | "sessionCache"
+export type HandlerCookie = "sessionToken" | "callbackUrl" | "csrfToken" | "sessionCache" | "providerTokens"
 
 /**
  * One cookie's name and attributes, overriding the defaults.
@@ -71,20 +71,29 @@ interface CookieContext {
   config: { cookies?: CookiesOptions }
 }
 
-function defaultName(which: HandlerCookie, secure: boolean): string {
+function defaultName(which: HandlerCookie, secure: boolean, sessionName?: string): string {
   // __Host- pins the CSRF cookie to this host and path /, so a sibling subdomain cannot toss it.
   if (which === "csrfToken") return secure ? "__Host-authjs.csrf-token" : "authjs.csrf-token"
   const prefix = secure ? "__Secure-" : ""
   if (which === "sessionCache") return `${prefix}latchkey.session-cache`
+  // Sent wherever the session is, so it takes a __Host- session cookie's prefix too.
+  if (which === "providerTokens") return `${secure && sessionName?.startsWith("__Host-") ? "__Host-" : prefix}latchkey.provider-tokens`
   return which === "sessionToken" ? `${prefix}authjs.session-token` : `${prefix}authjs.callback-url`
 }
 
 /** The name and attributes of one of the handler's cookies, for this request's origin. */
 export function cookieSpec(context: CookieContext, which: HandlerCookie, maxAge?: number): CookieSpec {
   const custom = context.config.cookies?.[which]
-  const options: SessionCookieOptions = { path: "/", httpOnly: true, sameSite: "lax", secure: context.secure, ...custom?.options }
+  // The provider token cookie goes wherever the session cookie goes: it starts from the session's attributes.
+  const inherited = which === "providerTokens" ? context.config.cookies?.sessionToken?.options : undefined
+  const options: SessionCookieOptions = { path: "/", httpOnly: true, sameSite: "lax", secure: context.secure, ...inherited, ...custom?.options }
   if (maxAge !== undefined) options.maxAge = maxAge
-  return { name: custom?.name ?? defaultName(which, context.secure), options }
+  return { name: custom?.name ?? defaultName(which, context.secure, context.config.cookies?.sessionToken?.name), options }
+}
+
+/** Only the name of one of the handler's cookies, for reading it: no attributes are built. */
+export function cookieName(context: CookieContext, which: HandlerCookie): string {
+  return context.config.cookies?.[which]?.name ?? defaultName(which, context.secure, context.config.cookies?.sessionToken?.name)
 }
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -97,9 +106,11 @@ export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
   for (const [which, custom] of Object.entries(cookies ?? {}) as [string, CookieOption | undefined][]) {
     const option = `cookies.${which}`
     const isCheck = Object.hasOwn(CHECKS, which)
-    if (!isCheck && !["sessionToken", "callbackUrl", "csrfToken", "sessionCache"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
+    if (!isCheck && !["sessionToken", "callbackUrl", "csrfToken", "sessionCache", "providerTokens"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
     if (isCheck && custom?.options !== undefined) throw new InvalidOptionError(option, `${option}: only the name of a check cookie can change; its attributes are the flow's.`)
-    const { name, options } = custom ?? {}
+    const { name } = custom ?? {}
+    // The provider token cookie's attributes are the session cookie's, then its own.
+    const options = which === "providerTokens" ? { ...cookies?.sessionToken?.options, ...custom?.options } : custom?.options
     if (name !== undefined && (typeof name !== "string" || !COOKIE_NAME.test(name))) throw new InvalidOptionError(option, `${option}.name must be a cookie name.`)
     if (name?.startsWith("__Host-") && (options?.domain !== undefined || (options?.path ?? "/") !== "/")) {
       throw new InvalidOptionError(option, `${option}: a __Host- cookie must have no domain and the path /.`)
@@ -113,7 +124,7 @@ export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
 /** The session token the request carries (joined from chunks), or undefined. A bad chunk set is no token. */
 export function sessionTokenOf(request: Request, name: string): string | undefined {
   try {
-    return readChunkedCookie(requestCookies(request), name)
+    return readTokenCookie(request.headers.get("cookie"), name)
   } catch {
     return undefined
   }

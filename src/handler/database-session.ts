@@ -19,6 +19,7 @@ import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../oauth/adapter.js"
 import type { Session } from "../types.js"
+import { freshenUserAccounts } from "./account-tokens.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
 import { cookieToken } from "./csrf.js"
@@ -61,7 +62,10 @@ export async function createDatabaseSession(context: RequestContext, user: Adapt
   const sessionToken = `${hex(crypto.getRandomValues(new Uint8Array(32)))}.${browser}`
   const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
   await call("createSession", () => adapter.createSession({ sessionToken, userId: user.id, expires }))
-  return [...sessionCookie(context, sessionToken, expires), ...cookies]
+  // With session.cache, the copy starts with the session: the first request after sign-in (and a
+  // proxy, which has no database) reads it without a round trip.
+  const cache = await cacheCookie(context, { sessionToken, session: { sessionToken, userId: user.id, expires }, user })
+  return [...sessionCookie(context, sessionToken, expires), ...cache, ...cookies]
 }
 
 /** Whether a database session token was made in this browser (tokens Auth.js made cannot be known, and pass). */
@@ -91,7 +95,7 @@ function revive(user: CachedSession["user"]): AdapterUser {
 }
 
 /** The session from the cache cookie, when it is sealed for this very token and still fresh. */
-async function cachedSession(context: RequestContext, sessionToken: string): Promise<DatabaseSession | undefined> {
+export async function cachedSession(context: RequestContext, sessionToken: string): Promise<DatabaseSession | undefined> {
   if (context.sessionCacheMaxAge === 0) return undefined
   const { name } = cookieSpec(context, "sessionCache")
   const sealed = requestCookies(context.request)[name]
@@ -150,19 +154,33 @@ export async function readDatabaseSession(context: RequestContext, slide: boolea
   }
 }
 
-/** The session object for a database session, through the `session` callback (with the user, as in Auth.js). */
-export async function databaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session> {
+/**
+ * The session object for a database session, through the `session` callback (with the user, as in
+ * Auth.js). `ended` says a provider refused to refresh one of the user's tokens.
+ */
+export async function databaseSessionFor(context: RequestContext, found: DatabaseSession, ended = false): Promise<Session> {
   const { user, session: row } = found
   const session: Session = { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
+  if (ended) session.error = "RefreshTokenError"
   const callback = context.config.callbacks?.session
-  return callback ? await callback({ session, user, token: defaultClaims(user) }) : session
+  const shaped = callback ? await callback({ session, user, token: defaultClaims(user) }) : session
+  return ended && shaped && typeof shaped === "object" ? { ...shaped, error: "RefreshTokenError" } : shaped
+}
+
+/**
+ * {@link databaseSessionFor} after the user's provider tokens are freshened, with
+ * `session.refreshProviderTokens` on (see account-tokens.ts); the same call without it.
+ */
+export async function freshDatabaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session> {
+  const { ended } = await freshenUserAccounts(context, found.user.id)
+  return databaseSessionFor(context, found, ended)
 }
 
 /** GET /session with database sessions: the session (firing the `session` event) and the cookies to set. */
 export async function currentDatabaseSession(context: RequestContext): Promise<{ session: Session | null; cookies: string[] }> {
   const found = await readDatabaseSession(context, true)
   if (!found) return { session: null, cookies: sessionTokenOfContext(context) ? clearDatabaseSessionCookies(context) : [] }
-  const session = await databaseSessionFor(context, found)
+  const session = await freshDatabaseSessionFor(context, found)
   await fireEvent(context, "session", { session, token: defaultClaims(found.user) })
   return { session, cookies: found.cookies }
 }

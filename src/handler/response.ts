@@ -27,10 +27,20 @@ const PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; " +
   "form-action 'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*"
 
-/** An HTML page. */
-export function html(body: string, cookies: string[] = [], status = 200): Response {
-  const headers = { "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY", "content-security-policy": PAGE_POLICY, ...BASE_HEADERS }
+/**
+ * An HTML page. `script` is the one script URL a page with passkeys loads: the policy then admits
+ * that exact URL (a CSP path source matches the path exactly) and fetches to the page's origin.
+ */
+export function html(body: string, cookies: string[] = [], status = 200, script?: string): Response {
+  const policy = script === undefined ? PAGE_POLICY : `${PAGE_POLICY}; script-src ${scriptSource(script)}; connect-src 'self'`
+  const headers = { "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY", "content-security-policy": policy, ...BASE_HEADERS }
   return withCookies(new Response(body, { status, headers }), cookies)
+}
+
+/** A URL as a CSP source expression: origin and path, with the characters CSP reserves escaped. */
+function scriptSource(script: string): string {
+  const url = new URL(script)
+  return `${url.origin}${url.pathname.replaceAll(";", "%3B").replaceAll(",", "%2C")}`
 }
 
 /** A plain-text answer, for refusals that happen before a request is understood (bad host, oversized body). */

@@ -12,9 +12,10 @@ import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
+import { cookieName, cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
 import { cookieToken, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
+import { clearTokenCookie, freshTokenClaim, tokenCookies, TOKENS_CLAIM, withPublicTokens, type FreshClaim, type HeldTokens, type TokenClaim } from "./provider-tokens.js"
 
 /**
  * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
@@ -31,22 +32,27 @@ export function defaultClaims(user: User): JWT {
 
 /** The session cookie's name for this request's origin. */
 function sessionCookieName(context: RequestContext): string {
-  return cookieSpec(context, "sessionToken").name
+  return cookieName(context, "sessionToken")
 }
 
 /**
  * Encodes claims into Set-Cookie values for the session cookie. `browser` is the binding to keep:
- * the one the session already had, or a new sign-in's (see {@link bindToBrowser}).
+ * the one the session already had, or a new sign-in's (see {@link bindToBrowser}). `tokens` is the
+ * provider tokens to keep: their claim goes in the session, their set in the token cookie written
+ * with it (see provider-tokens.ts); whatever the claims say under either reserved name is replaced.
  */
-export async function sessionCookies(context: RequestContext, claims: JWT, browser: unknown): Promise<string[]> {
+export async function sessionCookies(context: RequestContext, claims: JWT, browser: unknown, tokens?: HeldTokens): Promise<string[]> {
   const { name, options } = cookieSpec(context, "sessionToken", context.sessionMaxAge)
   const { config, secret, sessionMaxAge } = context
   const token = { ...claims }
   if (typeof browser === "string") token[BROWSER_CLAIM] = browser
   else delete token[BROWSER_CLAIM]
+  const kept = await tokenCookies(context, tokens)
+  if (kept.claim) token[TOKENS_CLAIM] = kept.claim
+  else delete token[TOKENS_CLAIM]
   const params = { token, secret, salt: name, maxAge: sessionMaxAge }
   const encoded = config.jwt?.encode ? await config.jwt.encode(params) : await encodeToken(params)
-  return setCookieHeaders({ name, value: encoded, options, request: context.request })
+  return [...setCookieHeaders({ name, value: encoded, options, request: context.request }), ...kept.cookies]
 }
 
 /**
@@ -71,10 +77,10 @@ export async function isThisBrowsers(context: RequestContext, claims: JWT): Prom
   return typeof bound === "string" && token !== undefined && constantTimeEqual(bound, await sha256(token))
 }
 
-/** Set-Cookie values that remove every chunk of the session cookie. */
+/** Set-Cookie values that remove every chunk of the session cookie, and the provider token cookie with it. */
 export function clearSessionCookies(context: RequestContext): string[] {
   const { name, options } = cookieSpec(context, "sessionToken")
-  return setCookieHeaders({ name, value: null, options, request: context.request })
+  return [...setCookieHeaders({ name, value: null, options, request: context.request }), ...clearTokenCookie(context)]
 }
 
 /** The session token the request carries, under this origin's session cookie name. */
@@ -84,9 +90,10 @@ export function sessionTokenOfContext(context: RequestContext): string | undefin
 
 /** The session token's claims, or null when there is none or it does not decode (logged, not thrown). */
 export async function readClaims(context: RequestContext): Promise<JWT | null> {
-  const token = sessionTokenOfContext(context)
+  const salt = sessionCookieName(context)
+  const token = sessionTokenOf(context.request, salt)
   if (!token) return null
-  const params = { token, secret: context.secret, salt: sessionCookieName(context) }
+  const params = { token, secret: context.secret, salt }
   try {
     return context.config.jwt?.decode ? await context.config.jwt.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
@@ -95,21 +102,43 @@ export async function readClaims(context: RequestContext): Promise<JWT | null> {
   }
 }
 
-/** The claims after the `jwt` callback; null means the callback ended the session. */
+/**
+ * The claims after the `jwt` callback; null means the callback ended the session. The callback
+ * sees the provider tokens claim without its refresh token and id_token.
+ */
 export async function applyJwtCallback(
   context: RequestContext,
   params: { token: JWT; user?: User; account?: Account | null; profile?: Profile; isNewUser?: boolean; trigger: "signIn" | "signUp" | "update" | "session"; session?: unknown }
 ): Promise<JWT | null> {
   const callback = context.config.callbacks?.jwt
-  return callback ? await callback(params) : params.token
+  const token = withPublicTokens(params.token)
+  return callback ? await callback({ ...params, token }) : token
+}
+
+/**
+ * The session token's claims with the provider's access token freshened when it is due (see
+ * provider-tokens.ts), and the provider tokens claim to keep; null when there is no session.
+ */
+export async function readFreshClaims(context: RequestContext): Promise<{ claims: JWT; tokens: FreshClaim } | null> {
+  const claims = await readClaims(context)
+  if (!claims) return null
+  const tokens = await freshTokenClaim(context, claims)
+  if (!tokens.changed) return { claims, tokens }
+  const updated = { ...claims }
+  if (tokens.claim) updated[TOKENS_CLAIM] = tokens.claim
+  else delete updated[TOKENS_CLAIM]
+  return { claims: updated, tokens }
 }
 
 /** The session object for claims, through the `session` callback. */
-export async function sessionFor(context: RequestContext, claims: JWT): Promise<Session> {
+export async function sessionFor(context: RequestContext, claims: JWT, tokens?: TokenClaim): Promise<Session> {
   const expires = new Date(((claims.exp as number | undefined) ?? Math.floor(Date.now() / 1000) + context.sessionMaxAge) * 1000).toISOString()
   const session: Session = { user: { name: claims.name ?? null, email: claims.email ?? null, image: claims.picture ?? null }, expires }
+  if (tokens?.error) session.error = tokens.error
   const callback = context.config.callbacks?.session
-  return callback ? await callback({ session, token: claims }) : session
+  const shaped = callback ? await callback({ session, token: claims }) : session
+  // The app decides what to do about a refused refresh token; it cannot miss that it happened.
+  return tokens?.error && shaped && typeof shaped === "object" ? { ...shaped, error: tokens.error } : shaped
 }
 
 /**
@@ -117,15 +146,17 @@ export async function sessionFor(context: RequestContext, claims: JWT): Promise<
  * the expiry slides while the user is active.
  */
 export async function currentSession(context: RequestContext): Promise<{ session: Session | null; cookies: string[] }> {
-  const claims = await readClaims(context)
-  if (!claims) return { session: null, cookies: sessionTokenOfContext(context) ? clearSessionCookies(context) : [] }
+  const read = await readFreshClaims(context)
+  if (!read) return { session: null, cookies: sessionTokenOfContext(context) ? clearSessionCookies(context) : [] }
+  const { claims, tokens } = read
   const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
   if (!shaped) return { session: null, cookies: clearSessionCookies(context) }
   const age = Math.floor(Date.now() / 1000) - ((claims.iat as number | undefined) ?? 0)
-  const slides = age >= context.updateAge
-  const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM])), ...(await keepBinding(context, claims))] : []
+  // Refreshed provider tokens are written back at once, so the cookie never holds a rotated-away refresh token for long.
+  const slides = age >= context.updateAge || tokens.changed
+  const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM], tokens)), ...(await keepBinding(context, claims))] : []
   const token = slides ? { ...shaped, exp: Math.floor(Date.now() / 1000) + context.sessionMaxAge } : shaped
-  const session = await sessionFor(context, token)
+  const session = await sessionFor(context, token, tokens.claim)
   await fireEvent(context, "session", { session, token })
   return { session, cookies }
 }

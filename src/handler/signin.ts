@@ -16,6 +16,7 @@ import { signInPage } from "./pages/signin.js"
 import { proxiedSignIn } from "./redirect-proxy.js"
 import { safeRedirect, sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
+import { PASSKEY_SCRIPT_ROUTE } from "./webauthn.js"
 
 /** GET /signin: the default page, or a redirect to `pages.signIn` (which gets only a checked `callbackUrl`). */
 export async function signInPageRoute(context: RequestContext): Promise<Response> {
@@ -30,8 +31,16 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   }
   const { token, cookies } = await csrfToken(context)
   const error = url.searchParams.get("error") ?? undefined
-  const logos = Object.fromEntries(await Promise.all(context.providers.map(async ({ id }) => [id, await logoMarkup(id)] as const)))
-  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos }), cookies)
+  const logos = Object.fromEntries(await Promise.all(context.providers.map(async (provider) => [provider.id, await logoMarkup(provider)] as const)))
+  const passkey = passkeyPage(context)
+  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos, passkey }), cookies, 200, passkey?.script)
+}
+
+/** The passkey section's needs, when a passkey provider and the ceremony are configured; else none, and the page has no script. */
+function passkeyPage(context: RequestContext): { baseUrl: string; script: string } | undefined {
+  const ceremony = context.config.webauthn
+  if (!ceremony || !context.providers.some((provider) => provider.type === "webauthn")) return undefined
+  return { baseUrl: context.baseUrl, script: `${context.baseUrl}/${PASSKEY_SCRIPT_ROUTE}?v=${ceremony.scriptVersion}` }
 }
 
 function signInUrl(context: RequestContext, error: string, code?: string): string {

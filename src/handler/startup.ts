@@ -3,12 +3,12 @@
  * not depend on the request. Errors throw here, typed, instead of surfacing on every request as
  * "Sign-in is not available right now"; likely mistakes that still work are logged as warnings.
  */
-import { InvalidProviderError } from "../errors.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { withAdapterMethods } from "../oauth/adapter.js"
 import type { SettledConfig } from "./config.js"
 import { SESSION_METHODS } from "./database-session.js"
+import { checkWebAuthnAtStartup } from "./webauthn-startup.js"
 
 /** Token endpoint authentication methods that need the client secret. */
 const SECRET_METHODS = new Set(["client_secret_basic", "client_secret_post", "client_secret_jwt"])
@@ -22,9 +22,6 @@ export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
   const origin = settled.pinnedUrl?.origin ?? "http://localhost"
   const providers = resolveProviders(config.providers, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
   for (const provider of providers) {
-    if (provider.type === "webauthn") {
-      throw new InvalidProviderError(provider.id, "type", "createAuth does not run the WebAuthn ceremony yet, so this provider could not sign anyone in; remove it for now.")
-    }
     if ((provider.type === "oauth" || provider.type === "oidc") && !provider.clientSecret) {
       const method = provider.client.token_endpoint_auth_method ?? "client_secret_basic"
       if (SECRET_METHODS.has(method)) logger.warn("MISSING_CLIENT_SECRET", { message: `provider "${provider.id}" has a client id but no client secret, and authenticates with ${method}` })
@@ -35,5 +32,6 @@ export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })
   }
   if (settled.sessionStrategy === "database") withAdapterMethods(config.adapter, SESSION_METHODS, "database sessions")
+  checkWebAuthnAtStartup(settled, providers)
   return providers
 }

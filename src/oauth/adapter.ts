@@ -86,13 +86,18 @@ export interface AdapterAuthenticator {
   /** The signature counter, which exposes a cloned authenticator. */
   counter: number
   credentialBackedUp: boolean
-  /** Base64url. */
+  /** Base64, as Auth.js writes it (latchkey reads base64url too). */
   credentialID: string
-  /** Base64. */
+  /** Base64: the COSE public key. */
   credentialPublicKey: string
   /** Comma-separated, such as `internal,hybrid`. */
   transports?: string | null
   credentialDeviceType: string
+  /**
+   * latchkey's extension, not Auth.js's: the name the user gave the passkey, for adapters that
+   * keep one (see `renameAuthenticator`). Never passed to `createAuthenticator`.
+   */
+  name?: string | null
 }
 
 /**
@@ -150,6 +155,25 @@ export interface Adapter {
    * whether another way to sign in remains.
    */
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * latchkey's extension, not Auth.js's: writes new tokens into a linked account (the fields
+   * given, found by `provider` and `providerAccountId`), for `session.refreshProviderTokens` with
+   * database sessions. An Auth.js adapter lacks it; latchkey then unlinks and re-links the
+   * account (re-linking the old row if that fails). One statement adds it, such as
+   * `updateAccount: (a) => pool.query('update accounts set access_token = $1, refresh_token = $2, expires_at = $3 where provider = $4 and "providerAccountId" = $5', [a.access_token, a.refresh_token, a.expires_at, a.provider, a.providerAccountId])`.
+   */
+  updateAccount?(account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | null | undefined | void>
+  /**
+   * latchkey's extension, not Auth.js's: names a passkey, for the passkey management API. An
+   * Auth.js `Authenticator` table has no name column; add a nullable `name` text column, and
+   * return the row with it.
+   */
+  renameAuthenticator?(credentialID: string, name: string): Awaitable<AdapterAuthenticator>
+  /**
+   * latchkey's extension, not Auth.js's: deletes a passkey, for the passkey management API. Such
+   * as `deleteAuthenticator: (id) => prisma.authenticator.delete({ where: { credentialID: id } })`.
+   */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null | undefined | void>
 }
 
 /** What account linking calls (`resolveSignIn`): every OAuth, OIDC and email sign-in with an adapter. */

@@ -1,6 +1,7 @@
 import { decodeJwt } from "jose"
 import * as oauth from "oauth4webapi"
 import { InvalidCheckError, InvalidOptionError, OAuthCallbackError, OAuthProtocolError } from "../errors.js"
+import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, Profile, TokenSet, User } from "../types.js"
 import { clearChecks, effectiveChecks, readChecks, type CheckValues } from "./checks.js"
 import { clientAuthFor, flowContext, type FlowContext, type FlowProvider, type SignInOptions } from "./context.js"
@@ -8,6 +9,7 @@ import { TENANT_PLACEHOLDER } from "./discovery.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { checkIdTokenAlgorithm, verifyIdToken, type IdTokenSource } from "./id-token.js"
 import { mapProfile, obtainProfile } from "./profile.js"
+import { expiresAtOf } from "./token-expiry.js"
 import { normalizeTokenResponse } from "./token-response.js"
 import { translateError } from "./translate-error.js"
 
@@ -89,9 +91,10 @@ async function exchangeCode(context: FlowContext, params: URLSearchParams, value
   return { result, claims }
 }
 
-function tokenSet(result: oauth.TokenEndpointResponse): TokenSet {
+function tokenSet(provider: ResolvedOAuthProvider, result: oauth.TokenEndpointResponse): TokenSet {
   const tokens: TokenSet = { ...result }
-  if (typeof result.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + result.expires_in
+  const expiresAt = expiresAtOf(provider, result)
+  if (expiresAt !== undefined) tokens.expires_at = expiresAt
   return tokens
 }
 
@@ -135,7 +138,7 @@ export async function finishSignIn(provider: FlowProvider, request: Request, opt
   try {
     const callback = oauth.validateAuthResponse(context.server, context.client, params, values.state ?? oauth.skipStateCheck)
     const { result, claims } = await exchangeCode(context, callback, values, options)
-    const tokens = tokenSet(result)
+    const tokens = tokenSet(resolved, result)
     const profile = await obtainProfile(context, tokens, claims, params, options)
     const { user, account } = await mapProfile(resolved, profile, tokens)
     return { user, account, profile, tokens, cookies: clearChecks(resolved, checks, context.secure, context.cookieName) }

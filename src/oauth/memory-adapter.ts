@@ -70,6 +70,16 @@ export function memoryAdapter(): Required<Adapter> & { users: Map<string, Adapte
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
     },
     listAccountsByUserId: (userId) => [...accounts.values()].filter((account) => account.userId === userId),
+    updateAccount(account) {
+      const stored = accounts.get(accountKey(account))
+      return stored ? put(accounts, accountKey(account), { ...stored, ...account }) : null
+    },
+    renameAuthenticator(credentialID, name) {
+      const stored = authenticators.get(credentialID)
+      if (!stored) throw new AdapterError("renameAuthenticator", { name: "NotFoundError" })
+      return put(authenticators, credentialID, { ...stored, name })
+    },
+    deleteAuthenticator: (credentialID) => take(authenticators, credentialID) ?? null,
     updateAuthenticatorCounter(credentialID, counter) {
       const stored = authenticators.get(credentialID)
       if (!stored) throw new AdapterError("updateAuthenticatorCounter", { name: "NotFoundError" })

@@ -183,9 +183,9 @@ describe("next-auth v4 variables and settings checked up front", () => {
 })
 
 describe("checked once at createAuth", () => {
-  it("a WebAuthn/passkey provider is refused while the ceremony is not supported", async () => {
+  it("a WebAuthn/passkey provider is refused without the ceremony from latchkey/webauthn", async () => {
     const { default: Passkey } = await import("../../src/providers/passkey.js")
-    expect(() => createAuth({ providers: [Passkey], secret: SECRET, env: {} })).toThrow(expect.objectContaining({ code: "ERR_INVALID_PROVIDER", field: "type" }))
+    expect(() => createAuth({ providers: [Passkey], secret: SECRET, env: {} })).toThrow(expect.objectContaining({ code: "ERR_INVALID_PROVIDER", field: "webauthn" }))
   })
 
   it("warns about a client id with no secret, and an AUTH_URL path that disagrees with basePath", async () => {

@@ -1,5 +1,6 @@
 /**
- * The shared page shell: server-rendered HTML with inline CSS, no scripts and no outside requests.
+ * The shared page shell: server-rendered HTML with inline CSS, no scripts (but the handler's own
+ * passkey script, on a sign-in page with a passkey provider) and no outside requests.
  * Light and dark come from `prefers-color-scheme` (or the theme's `colorScheme`); focus is always
  * visible; every colour pair meets WCAG AA contrast.
  */
@@ -36,7 +37,7 @@ function colorSchemeCss(scheme: AuthTheme["colorScheme"]): string {
   return `:root{color-scheme:light dark;${LIGHT}}${BRAND_LIGHT}@media (prefers-color-scheme:dark){:root{${DARK}}${BRAND_DARK}}`
 }
 
-const BASE_CSS = `*{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+const BASE_CSS = `*{box-sizing:border-box}[hidden]{display:none!important}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:100%;max-width:24rem;margin:1rem;padding:2rem;background:var(--card);border:1px solid var(--border);border-radius:.75rem}
 h1{font-size:1.25rem;margin:0 0 1.5rem;text-align:center}p{color:var(--muted);text-align:center;margin:0 0 1rem}
 form{display:flex;flex-direction:column;gap:.75rem;margin:0}form+form{margin-top:.75rem}
@@ -48,11 +49,11 @@ button svg,button img{width:1.25rem;height:1.25rem;flex:none}button:hover{filter
 .alert{padding:.75rem 1rem;margin:0 0 1.25rem;border-radius:.5rem;background:var(--error-bg);color:var(--error-text);text-align:center}
 .logo{display:block;max-height:3rem;margin:0 auto 1rem}a{color:inherit}`
 
-/** A full page around `content`. */
-export function page(title: string, content: string, theme: AuthTheme = {}): string {
+/** A full page around `content`; `script` (a URL) is the one deferred script a page with passkeys loads. */
+export function page(title: string, content: string, theme: AuthTheme = {}, script?: string): string {
   const brand = theme.brandColor && /^#[0-9a-f]{6}$/i.test(theme.brandColor) ? theme.brandColor : "#346df1"
   const logo = theme.logo ? `<img class="logo" src="${escapeHtml(theme.logo)}" alt="">` : ""
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${colorSchemeCss(theme.colorScheme)}:root{--brand:${brand};--brand-text:${textColorOn(brand)}}${BASE_CSS}</style></head><body><main>${logo}${content}</main></body></html>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${colorSchemeCss(theme.colorScheme)}:root{--brand:${brand};--brand-text:${textColorOn(brand)}}${BASE_CSS}</style>${script === undefined ? "" : `<script src="${escapeHtml(script)}" defer></script>`}</head><body><main>${logo}${content}</main></body></html>`
 }
 
 /** A button in the brand colour (or `color`), with an optional leading logo. */

@@ -9,6 +9,7 @@ import type { AuthTheme } from "../config.js"
 import { errorMessage } from "../errors.js"
 import { brandButton, brandButtonFor } from "./brands.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
+import { passkeySection } from "./passkey-section.js"
 
 /** What the sign-in page shows. */
 export interface SignInPageParams {
@@ -19,6 +20,8 @@ export interface SignInPageParams {
   theme?: AuthTheme
   /** Each provider's mark (an inline `<svg>` element, from `logoMarkup`), by id. */
   logos?: Record<string, string | undefined>
+  /** With a passkey provider and the ceremony: where the handler answers, and the script's URL. */
+  passkey?: { baseUrl: string; script: string }
 }
 
 function oauthButton(provider: ResolvedProvider & { type: "oauth" | "oidc" }, mark: string | undefined): string {
@@ -63,8 +66,9 @@ export function signInPage(params: SignInPageParams): string {
   const common = hidden({ csrfToken: params.csrfToken, callbackUrl: params.callbackUrl })
   const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common, params.logos?.[provider.id]))
   const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
-  const sections = [oauth.join(""), ...forms].filter((section) => section !== "")
+  const passkeys = params.passkey ? params.providers.flatMap((provider) => (provider.type === "webauthn" ? [passkeySection(provider, params.passkey!.baseUrl, common)] : [])) : []
+  const sections = [oauth.join(""), ...passkeys, ...forms].filter((section) => section !== "")
   const message = params.error ? errorMessage(params.error) : undefined
   const alert = message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : ""
-  return page("Sign in", `<h1>Sign in</h1>${alert}${sections.join('<div class="divider">or</div>')}`, params.theme)
+  return page("Sign in", `<h1>Sign in</h1>${alert}${sections.join('<div class="divider">or</div>')}`, params.theme, params.passkey?.script)
 }
