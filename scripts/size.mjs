@@ -21,7 +21,8 @@ const ENTRIES = [
   // 18 (+1.1 KB: the single-pass session-cookie reader, the counting duplicate-key check, the
   // one-pass token parse, the key cache's last-entry slot) and the error classes other subpaths
   // added to errors.ts. The 4 KB target is not yet met.
-  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 8.6 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
+  // 8.6 → 8.9 KB: the exact duplicate-key scanner is back for text with escaped keys (Node 24 JSON.parse bug).
+  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 8.9 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
   { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 1 * KB, peer: `export { default } from "@auth/core/providers/github"` },
   // Budgeted at what it measured when first reported (27.9 KB), plus 10%.
   // Raised from 30.7 KB on purpose: the security hardening and OIDC conformance (JWKS re-fetch on
