@@ -48,8 +48,7 @@ export async function sessionCookies(context: RequestContext, claims: JWT, brows
   if (typeof browser === "string") token[BROWSER_CLAIM] = browser
   else delete token[BROWSER_CLAIM]
   const kept = await tokenCookies(context, tokens)
-  if (kept.claim) token[TOKENS_CLAIM] = kept.claim
-  else delete token[TOKENS_CLAIM]
+  setTokenClaim(token, kept.claim)
   const params = { token, secret, salt: name, maxAge: sessionMaxAge }
   const encoded = config.jwt?.encode ? await config.jwt.encode(params) : await encodeToken(params)
   return [...setCookieHeaders({ name, value: encoded, options, request: context.request }), ...kept.cookies]
@@ -125,9 +124,14 @@ export async function readFreshClaims(context: RequestContext): Promise<{ claims
   const tokens = await freshTokenClaim(context, claims)
   if (!tokens.changed) return { claims, tokens }
   const updated = { ...claims }
-  if (tokens.claim) updated[TOKENS_CLAIM] = tokens.claim
-  else delete updated[TOKENS_CLAIM]
+  setTokenClaim(updated, tokens.claim)
   return { claims: updated, tokens }
+}
+
+/** Puts the provider tokens claim on claims being built, or removes it when there is none to keep. */
+function setTokenClaim(claims: JWT, claim: TokenClaim | undefined): void {
+  if (claim) claims[TOKENS_CLAIM] = claim
+  else delete claims[TOKENS_CLAIM]
 }
 
 /** The session object for claims, through the `session` callback. */
