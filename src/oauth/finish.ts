@@ -1,4 +1,3 @@
-import { decodeJwt } from "jose"
 import * as oauth from "oauth4webapi"
 import { InvalidCheckError, InvalidOptionError, OAuthCallbackError, OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
@@ -8,6 +7,7 @@ import { clientAuthFor, flowContext, type FlowContext, type FlowProvider, type S
 import { TENANT_PLACEHOLDER } from "./discovery.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { checkIdTokenAlgorithm, verifyIdToken, type IdTokenSource } from "./id-token.js"
+import { unverifiedPayload } from "./jwt-parts.js"
 import { mapProfile, obtainProfile } from "./profile.js"
 import { expiresAtOf } from "./token-expiry.js"
 import { normalizeTokenResponse } from "./token-response.js"
@@ -50,7 +50,7 @@ async function serverForResponse(context: FlowContext, response: Response): Prom
   const { server, provider } = context
   if (!server.issuer.includes(TENANT_PLACEHOLDER)) return server
   const body = (await response.clone().json().catch(() => ({}))) as { id_token?: unknown }
-  const tid = typeof body.id_token === "string" ? decodeJwt(body.id_token).tid : undefined
+  const tid = typeof body.id_token === "string" ? unverifiedPayload(body.id_token)?.tid : undefined
   if (typeof tid !== "string" || !/^[0-9a-f-]{36}$/i.test(tid)) throw new OAuthProtocolError(provider.id, "the id_token has no valid tid to fill the issuer template.")
   return { ...server, issuer: server.issuer.replace(TENANT_PLACEHOLDER, tid) }
 }
@@ -87,7 +87,7 @@ async function exchangeCode(context: FlowContext, params: URLSearchParams, value
     requireIdToken: provider.type === "oidc",
   })
   const claims = provider.type === "oidc" ? oauth.getValidatedIdTokenClaims(result) : undefined
-  if (claims && result.id_token) await verifyIdToken(provider, server, result.id_token, options, source)
+  if (claims && result.id_token) await verifyIdToken(provider, server, response, result, options, source)
   return { result, claims }
 }
 

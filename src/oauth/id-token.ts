@@ -1,22 +1,23 @@
 /**
  * What latchkey checks of an id_token beyond oauth4webapi's claim validation (iss, aud, exp,
- * nonce, azp): the signature, with `jose`, against the provider's JWKS (./jwks.ts), with
+ * nonce, azp): the signature, against the provider's JWKS (./jwks.ts, through oauth4webapi), with
  * asymmetric algorithms only, so an HMAC made with the client secret never passes unless the
- * provider's record declares one; an `iat` no further in the future than the clock tolerance; and
- * the rule for unsigned (`alg: none`) id_tokens, refused unless the client registered for them.
+ * provider's record declares one (then WebCrypto checks it, which oauth4webapi does not do); an
+ * `iat` no further in the future than the clock tolerance; and the rule for unsigned
+ * (`alg: none`) id_tokens, refused unless the client registered for them.
  */
-import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose"
-import type * as oauth from "oauth4webapi"
+import * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import { isLoopbackHttp, type HttpOptions } from "./http.js"
-import { asymmetricAlgorithms, providerKeys } from "./jwks.js"
+import { asymmetricAlgorithms, verifyWithProviderKeys } from "./jwks.js"
+import { jwsHeader, signedParts } from "./jwt-parts.js"
 
 /**
  * The clock skew allowed between latchkey and a provider, in seconds: oauth4webapi's default for
- * `exp` and `nbf`, used here for the signature check's claims and for `iat`.
+ * `exp` and `nbf` (of id_tokens and signed userinfo alike), used here for `iat` too.
  */
-export const CLOCK_TOLERANCE = 30
+const CLOCK_TOLERANCE = 30
 
 const HMAC = /^HS(256|384|512)$/
 
@@ -33,12 +34,8 @@ function allowedAlgorithms(provider: ResolvedOAuthProvider, server: oauth.Author
 }
 
 function isUnsigned(idToken: string): boolean {
-  try {
-    return decodeProtectedHeader(idToken).alg === "none"
-  } catch {
-    // Not a JWS at all: oauth4webapi and the signature check refuse it with their own messages.
-    return false
-  }
+  // Not a JWS at all: oauth4webapi and the signature check refuse it with their own messages.
+  return jwsHeader(idToken)?.alg === "none"
 }
 
 /**
@@ -82,7 +79,7 @@ export async function checkIdTokenAlgorithm(
 }
 
 /** Refuses an id_token issued further in the future than the clock tolerance allows. */
-function checkIssuedAt(provider: ResolvedOAuthProvider, payload: JWTPayload): void {
+function checkIssuedAt(provider: ResolvedOAuthProvider, payload: oauth.IDToken): void {
   const now = Math.floor(Date.now() / 1000)
   if (typeof payload.iat === "number" && payload.iat > now + CLOCK_TOLERANCE) {
     throw new OAuthProtocolError(
@@ -102,48 +99,57 @@ function declaredHmac(provider: ResolvedOAuthProvider): string | undefined {
   return typeof configured === "string" && HMAC.test(configured) ? configured : undefined
 }
 
-/** The id_token's payload once its signature verifies (or, unsigned, once it is allowed). */
-async function verifiedPayload(
-  provider: ResolvedOAuthProvider,
-  server: oauth.AuthorizationServer,
-  idToken: string,
-  options: HttpOptions,
-  source: IdTokenSource
-): Promise<JWTPayload> {
-  if (isUnsigned(idToken)) {
-    checkUnsigned(provider, server, source)
-    return decodeJwt(idToken)
+/** Verifies an id_token MACed with the client secret, as the provider declared (`hmac`). */
+async function verifyHmac(provider: ResolvedOAuthProvider, idToken: string, alg: unknown, hmac: string): Promise<void> {
+  if (!provider.clientSecret) throw new OAuthProtocolError(provider.id, `${hmac} id_tokens need the client secret.`)
+  const parts = signedParts(idToken)
+  let valid = false
+  if (alg === hmac && parts !== undefined) {
+    const hash = `SHA-${hmac.slice(2)}`
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(provider.clientSecret), { name: "HMAC", hash }, false, ["verify"])
+    // WebCrypto compares the MAC in constant time.
+    valid = await crypto.subtle.verify("HMAC", key, parts.signature, parts.input)
   }
-  const hmac = declaredHmac(provider)
-  if (hmac !== undefined) {
-    if (!provider.clientSecret) throw new OAuthProtocolError(provider.id, `${hmac} id_tokens need the client secret.`)
-    try {
-      return (await jwtVerify(idToken, new TextEncoder().encode(provider.clientSecret), { algorithms: [hmac], clockTolerance: CLOCK_TOLERANCE })).payload
-    } catch (cause) {
-      throw new OAuthProtocolError(provider.id, "the id_token signature does not verify with the client secret.", { cause })
-    }
-  }
-  if (server.jwks_uri === undefined) throw new OAuthProtocolError(provider.id, "the provider publishes no jwks_uri to verify the id_token with.")
-  const algorithms = allowedAlgorithms(provider, server)
-  if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the provider offers no asymmetric id_token signing algorithm.")
-  try {
-    // Claims were already validated by oauth4webapi with its clock tolerance; allow the same here.
-    return (await jwtVerify(idToken, providerKeys(server.jwks_uri, options, provider.id), { algorithms, clockTolerance: CLOCK_TOLERANCE })).payload
-  } catch (cause) {
-    throw new OAuthProtocolError(provider.id, "the id_token signature does not verify against the provider's published keys.", { cause })
-  }
+  if (!valid) throw new OAuthProtocolError(provider.id, "the id_token signature does not verify with the client secret.")
 }
 
 /**
  * Verifies what oauth4webapi leaves to the client: the id_token's signature against the
  * provider's JWKS (or its declared HMAC), the unsigned-token rule, and an `iat` not in the future.
+ * `response` is the token response oauth4webapi processed into `result`: it holds the id_token
+ * oauth4webapi validated, whose signature is checked here.
  */
 export async function verifyIdToken(
   provider: ResolvedOAuthProvider,
   server: oauth.AuthorizationServer,
-  idToken: string,
+  response: Response,
+  result: oauth.TokenEndpointResponse,
   options: HttpOptions,
   source: IdTokenSource
 ): Promise<void> {
-  checkIssuedAt(provider, await verifiedPayload(provider, server, idToken, options, source))
+  const idToken = result.id_token ?? ""
+  const claims = oauth.getValidatedIdTokenClaims(result)
+  const alg = jwsHeader(idToken)?.alg
+  if (claims === undefined) throw new OAuthProtocolError(provider.id, "the id_token was not validated.")
+  if (alg === "none") {
+    checkUnsigned(provider, server, source)
+  } else {
+    const hmac = declaredHmac(provider)
+    if (hmac !== undefined) {
+      await verifyHmac(provider, idToken, alg, hmac)
+    } else {
+      const jwksUri = server.jwks_uri
+      if (jwksUri === undefined) throw new OAuthProtocolError(provider.id, "the provider publishes no jwks_uri to verify the id_token with.")
+      const algorithms = allowedAlgorithms(provider, server)
+      if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the provider offers no asymmetric id_token signing algorithm.")
+      const refused = "the id_token signature does not verify against the provider's published keys."
+      if (typeof alg !== "string" || !algorithms.includes(alg)) throw new OAuthProtocolError(provider.id, refused)
+      try {
+        await verifyWithProviderKeys({ ...server, jwks_uri: jwksUri }, response, options, provider.id)
+      } catch (cause) {
+        throw new OAuthProtocolError(provider.id, refused, { cause })
+      }
+    }
+  }
+  checkIssuedAt(provider, claims)
 }

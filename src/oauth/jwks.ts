@@ -1,72 +1,102 @@
 /**
  * The provider's published keys (its JWKS), for verifying what it signs: id_tokens and signed
- * userinfo responses. Each set is fetched with jose's `createRemoteJWKSet` and cached per URL and
- * per `fetch`. jose re-fetches a set for an unknown `kid` only once its 30 s cooldown has passed, so
- * a token signed with a key the provider has just rotated in would fail until then. OpenID Connect
+ * userinfo responses. oauth4webapi selects the key (by kty, kid, alg, use, key_ops and curve),
+ * imports it and checks the signature; this module decides which copy of the key set it sees.
+ *
+ * oauth4webapi caches a key set per server-metadata object, which latchkey cannot rely on: Entra
+ * ID's tenant template makes a new object per sign-in, and a discovery-cache miss makes another.
+ * So each verification hands it a fresh shallow copy of the metadata (its own cache never hits)
+ * together with this module's cache object, one per `fetch` and JWKS URL, which it reads while the
+ * set is under 5 minutes old and rewrites whenever it downloads.
+ *
+ * On an unknown `kid`, oauth4webapi re-fetches only once its copy is a minute old, so a token
+ * signed with a key the provider has just rotated in would fail for up to a minute. OpenID Connect
  * Core §10.1.1 asks a client to re-fetch when it meets an unfamiliar `kid`; here an unknown `kid`
  * forces one re-fetch at once, and such forced re-fetches are rate-limited per set, so tokens with
  * made-up `kid`s cannot make latchkey fetch the set on every sign-in.
  */
-import { createRemoteJWKSet, customFetch, errors, type JWTVerifyGetKey } from "jose"
-import { providerFetch, type HttpOptions } from "./http.js"
+import * as oauth from "oauth4webapi"
+import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 
 /** At most one forced re-fetch of a key set per this many milliseconds. */
 const FORCED_REFETCH_INTERVAL = 10_000
 const MAX_CACHED_KEY_SETS = 100
 
 interface KeySet {
-  remote: ReturnType<typeof createRemoteJWKSet>
-  /** Requests made for this set so far; tells whether jose just re-fetched by itself. */
-  fetches: number
+  /** oauth4webapi's `jwksCache` input: the last downloaded set and when, in epoch seconds. */
+  cache: Partial<oauth.ExportedJWKSCache>
   /** When the last forced re-fetch started, in milliseconds since the epoch. */
   lastForced: number
-  getKey: JWTVerifyGetKey
+  /** The download in progress, which concurrent verifications share rather than each fetch the set. */
+  download: Promise<Response> | undefined
 }
 
 const keySets = new WeakMap<typeof fetch, Map<string, KeySet>>()
 
-function createKeySet(uri: string, options: HttpOptions, provider: string): KeySet {
-  const fetchKeys = providerFetch(options, provider)
-  const set: KeySet = {
-    remote: createRemoteJWKSet(new URL(uri), {
-      [customFetch]: (url, init) => {
-        set.fetches++
-        return fetchKeys(url, init)
-      },
-    }),
-    fetches: 0,
-    lastForced: Number.NEGATIVE_INFINITY,
-    getKey: async (header, token) => {
-      const before = set.fetches
-      try {
-        return await set.remote(header, token)
-      } catch (error) {
-        // jose already fetched the set during this call and the key is still missing: a second
-        // request would find the same set. Otherwise the set may predate a rotation.
-        if (!(error instanceof errors.JWKSNoMatchingKey) || set.fetches !== before) throw error
-        const now = Date.now()
-        if (now - set.lastForced < FORCED_REFETCH_INTERVAL) throw error
-        set.lastForced = now
-        await set.remote.reload()
-        return await set.remote(header, token)
-      }
-    },
-  }
-  return set
-}
-
-/** The key resolver for the JWKS at `uri`, fetched through the provider's bounded fetch. */
-export function providerKeys(uri: string, options: HttpOptions, provider: string): JWTVerifyGetKey {
+function keySetFor(uri: string, options: HttpOptions): KeySet {
   const base = options.fetch ?? fetch
   let cache = keySets.get(base)
   if (cache === undefined) keySets.set(base, (cache = new Map()))
   let set = cache.get(uri)
   if (set === undefined) {
-    set = createKeySet(uri, options, provider)
+    set = { cache: {}, lastForced: Number.NEGATIVE_INFINITY, download: undefined }
     cache.set(uri, set)
     if (cache.size > MAX_CACHED_KEY_SETS) cache.delete(cache.keys().next().value!)
   }
-  return set.getKey
+  return set
+}
+
+/** Whether `error` is oauth4webapi finding no key for the token's header in the set it has. */
+function noMatchingKey(error: unknown): boolean {
+  if (!(error instanceof oauth.OperationProcessingError) || error.code !== oauth.KEY_SELECTION) return false
+  const candidates = (error.cause as { candidates?: unknown } | undefined)?.candidates
+  return Array.isArray(candidates) && candidates.length === 0
+}
+
+/**
+ * Verifies the signature of the JWT oauth4webapi has just processed from `ref` (the token response
+ * or the userinfo response) against the provider's JWKS, fetched through the provider's bounded
+ * fetch. The caller has already checked the algorithm is an asymmetric one it allows.
+ */
+export async function verifyWithProviderKeys(
+  server: oauth.AuthorizationServer & { jwks_uri: string },
+  ref: Response,
+  options: HttpOptions,
+  provider: string
+): Promise<void> {
+  const set = keySetFor(server.jwks_uri, options)
+  const fetchKeys = providerFetch(options, provider)
+  let downloaded = false
+  const attempt = async () => {
+    let mine: Promise<Response> | undefined
+    try {
+      await oauth.validateApplicationLevelSignature({ ...server }, ref, {
+        ...requestOptions(server.jwks_uri, options, provider),
+        [oauth.jwksCache]: set.cache as oauth.JWKSCacheInput,
+        [oauth.customFetch]: async (url, init) => {
+          downloaded = true
+          mine = set.download ??= fetchKeys(url, init)
+          return (await mine).clone()
+        },
+      })
+    } finally {
+      // Shared until oauth4webapi has written the set into the cache, which the next reader finds.
+      if (mine !== undefined && set.download === mine) set.download = undefined
+    }
+  }
+  try {
+    await attempt()
+  } catch (error) {
+    // oauth4webapi already downloaded the set during this call and the key is still missing: a
+    // second request would find the same set. Otherwise the set may predate a rotation.
+    if (!noMatchingKey(error) || downloaded) throw error
+    const now = Date.now()
+    if (now - set.lastForced < FORCED_REFETCH_INTERVAL) throw error
+    set.lastForced = now
+    delete set.cache.jwks
+    delete set.cache.uat
+    await attempt()
+  }
 }
 
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/

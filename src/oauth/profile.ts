@@ -4,7 +4,6 @@
  * from the userinfo endpoint with its `sub` checked against the id_token's (`idToken: false`), or
  * from a GET to the userinfo endpoint (OAuth 2.0).
  */
-import { jwtVerify } from "jose"
 import * as oauth from "oauth4webapi"
 import { OAuthProfileError, OAuthProtocolError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
@@ -12,8 +11,8 @@ import type { Account, Profile, TokenSet, User } from "../types.js"
 import type { FlowContext } from "./context.js"
 import { profileFetch } from "./fetch-json.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
-import { CLOCK_TOLERANCE } from "./id-token.js"
-import { asymmetricAlgorithms, providerKeys } from "./jwks.js"
+import { asymmetricAlgorithms, verifyWithProviderKeys } from "./jwks.js"
+import { jwsHeader } from "./jwt-parts.js"
 import { translateError } from "./translate-error.js"
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -38,20 +37,25 @@ function isSignedUserinfo(response: Response): boolean {
 
 /**
  * A signed userinfo response (OpenID Connect Core §5.3.2) is worth its claims only once its
- * signature verifies (§5.3.4): oauth4webapi checks its algorithm and claims, not its signature.
- * It is verified against the provider's JWKS with the algorithm the client registered
+ * signature verifies (§5.3.4): oauth4webapi's processing checks its algorithm and claims, not its
+ * signature. It is verified against the provider's JWKS with the algorithm the client registered
  * (`userinfo_signed_response_alg`), else one the provider advertises, asymmetric only.
+ * `response` is the userinfo response oauth4webapi processed; `jwt` is its body.
  */
-async function verifySignedUserinfo(context: FlowContext, jwt: string, options: HttpOptions): Promise<void> {
+async function verifySignedUserinfo(context: FlowContext, response: Response, jwt: string, options: HttpOptions): Promise<void> {
   const { provider, server } = context
   const configured = provider.client.userinfo_signed_response_alg
   const algorithms = asymmetricAlgorithms(configured ? [configured] : (server.userinfo_signing_alg_values_supported ?? []))
   if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the userinfo response is signed, and no asymmetric algorithm is registered or advertised to verify it with.")
-  if (server.jwks_uri === undefined) throw new OAuthProtocolError(provider.id, "the userinfo response is signed, and the provider publishes no jwks_uri to verify it with.")
+  const jwksUri = server.jwks_uri
+  if (jwksUri === undefined) throw new OAuthProtocolError(provider.id, "the userinfo response is signed, and the provider publishes no jwks_uri to verify it with.")
+  const refused = "the signed userinfo response does not verify against the provider's published keys."
+  const alg = jwsHeader(jwt)?.alg
+  if (typeof alg !== "string" || !algorithms.includes(alg)) throw new OAuthProtocolError(provider.id, refused)
   try {
-    await jwtVerify(jwt, providerKeys(server.jwks_uri, options, provider.id), { algorithms, clockTolerance: CLOCK_TOLERANCE })
+    await verifyWithProviderKeys({ ...server, jwks_uri: jwksUri }, response, options, provider.id)
   } catch (cause) {
-    throw new OAuthProtocolError(provider.id, "the signed userinfo response does not verify against the provider's published keys.", { cause })
+    throw new OAuthProtocolError(provider.id, refused, { cause })
   }
 }
 
@@ -61,7 +65,7 @@ async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: 
     const response = await oauth.userInfoRequest(server, client, tokens.access_token ?? "", requestOptions(server.userinfo_endpoint, options, provider.id))
     const signed = response.ok && isSignedUserinfo(response) ? await response.clone().text() : undefined
     const profile = (await oauth.processUserInfoResponse(server, client, subject, response)) as Profile
-    if (signed !== undefined) await verifySignedUserinfo(context, signed, options)
+    if (signed !== undefined) await verifySignedUserinfo(context, response, signed, options)
     return profile
   } catch (error) {
     throw translateError(provider.id, error, "userinfo")

@@ -62,7 +62,7 @@ export async function refreshTokens(provider: FlowProvider, refreshToken: string
     )
     await checkIdTokenAlgorithm(resolved, server, response, "token_endpoint")
     const result = await oauth.processRefreshTokenResponse(server, client, response)
-    if (result.id_token && resolved.type === "oidc") await verifyIdToken(resolved, server, result.id_token, options, "token_endpoint")
+    if (result.id_token && resolved.type === "oidc") await verifyIdToken(resolved, server, response, result, options, "token_endpoint")
     const tokens: TokenSet = { ...result, refresh_token: result.refresh_token ?? refreshToken }
     const expiresAt = expiresAtOf(resolved, result)
     if (expiresAt !== undefined) tokens.expires_at = expiresAt
