@@ -4,7 +4,7 @@
 // need). "whole" is every chunk the entry can reach, dynamic imports included, gzipped as one
 // stream: what a server or Worker upload carries and a cold start pays for. "own" is the initial
 // load with the runtime dependencies left out, so a budget can be read as latchkey's code plus what
-// jose, oauth4webapi, @panva/hkdf and cookie cost. Each entry is compared with @auth/core measured
+// oauth4webapi, @panva/hkdf and cookie cost. Each entry is compared with @auth/core measured
 // the same way, and the script fails when one exceeds its budget (initial, or whole where set).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"

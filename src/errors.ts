@@ -8,7 +8,7 @@
 
 /**
  * The base class of every latchkey error. Its `cause`, when it has one, is another latchkey error
- * or a plain `{ name, code?, message }` summary of a foreign one (from oauth4webapi, jose, fetch or
+ * or a plain `{ name, code?, message }` summary of a foreign one (from oauth4webapi, fetch or
  * a callback): foreign errors keep tokens and codes in their own causes and properties, and a
  * logger that walks the cause chain would print them.
  *
@@ -41,10 +41,10 @@ interface ErrorSummary {
 }
 
 /**
- * A foreign cause (from oauth4webapi, jose, fetch, a callback) reduced to an {@link ErrorSummary}.
+ * A foreign cause (from oauth4webapi, fetch, a callback) reduced to an {@link ErrorSummary}.
  * Foreign errors keep what they saw in their own causes and properties: oauth4webapi's hold the
  * callback parameters with the authorization code, or the token response with the access and
- * refresh tokens; jose's claim errors hold the token's payload. None of that may reach a logger, so
+ * refresh tokens, and its JWT errors the claims they checked. None of that may reach a logger, so
  * it is dropped here, once, for every latchkey error. A latchkey cause is kept as it is: it was
  * reduced the same way when it was made.
  */
