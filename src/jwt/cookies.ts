@@ -135,6 +135,16 @@ export function readChunkedCookie(cookies: ParsedCookies, name: string): string 
 /** Names the single-pass reader handles: RFC 6265 tokens. Anything else takes the general path. */
 const TOKEN_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
+/** The last name found to be a token: a reader asks about the same one or two names on every request. */
+let lastTokenName = ""
+
+function isTokenName(name: string): boolean {
+  if (name === lastTokenName) return true
+  if (!TOKEN_NAME.test(name)) return false
+  lastTokenName = name
+  return true
+}
+
 /** `cookie`'s value decoding: percent-decoded when it can be, else as sent. */
 function decodeValue(value: string): string {
   if (value.indexOf("%") === -1) return value
@@ -184,7 +194,7 @@ function recordedName(header: string, start: number, end: number, name: string):
  */
 export function readTokenCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined
-  if (!TOKEN_NAME.test(name)) return readChunkedCookie(parseCookieHeader(header), name)
+  if (!isTokenName(name)) return readChunkedCookie(parseCookieHeader(header), name)
   let at = header.indexOf(name)
   if (at === -1) return undefined
   let sentTwice = false

@@ -141,8 +141,8 @@ export async function readSessionToken<Payload>(
 ): Promise<Payload | string | null> {
   // Checked (and read from the environment when unset) once; a single string is passed on as
   // it is, so decode takes it without building a list.
-  const checked = params.raw ? undefined : secretsOrEnv(params.secret)
-  const secret = typeof params.secret === "string" ? params.secret : checked
+  const given = params.secret
+  const secret = typeof given === "string" && given !== "" ? given : params.raw ? undefined : secretsOrEnv(given)
   const found = findTokens(params, names)
   if (found === null || found.length === 0) return null
   if (params.raw) return found[0]!.token
