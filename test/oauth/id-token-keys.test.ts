@@ -12,25 +12,12 @@ import { refreshTokens } from "../../src/oauth/tokens.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { startRotatingOidcServer, type RotatingOidcServer } from "../servers/rotating-oidc-provider.js"
-import { callbackFor, reachCallback, rejection, SECRET, signIn } from "./support.js"
+import { callbackFor, oidcConfig, reachCallback, rejection, SECRET, signIn } from "./support.js"
 
 const running: (OidcServer | RotatingOidcServer)[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.close()))
 })
-
-function oidcConfig(issuer: string, overrides: Partial<OIDCConfig> = {}): OIDCConfig {
-  return {
-    id: "op",
-    name: "OP",
-    type: "oidc",
-    issuer,
-    clientId: "rp",
-    clientSecret: "rp-secret",
-    authorization: { params: { scope: "openid email profile" } },
-    ...overrides,
-  } as OIDCConfig
-}
 
 const rpClient = (extra: Record<string, unknown> = {}) => ({
   client_id: "rp",

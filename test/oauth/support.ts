@@ -2,6 +2,7 @@
 import { finishSignIn } from "../../src/oauth/finish.js"
 import { startSignIn } from "../../src/oauth/start.js"
 import type { FlowProvider } from "../../src/oauth/context.js"
+import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
 
 export const APP = "https://app.example.com"
@@ -43,4 +44,18 @@ export async function rejection(promise: Promise<unknown>): Promise<Record<strin
     },
     (error: Record<string, unknown>) => error
   )
+}
+
+/** A hand-written OIDC config for the test provider (client `rp`), as the docs tell users to write one. */
+export function oidcConfig(issuer: string, overrides: Partial<OIDCConfig> = {}): OIDCConfig {
+  return {
+    id: "op",
+    name: "OP",
+    type: "oidc",
+    issuer,
+    clientId: "rp",
+    clientSecret: "rp-secret",
+    authorization: { params: { scope: "openid email profile" } },
+    ...overrides,
+  } as OIDCConfig
 }
