@@ -135,12 +135,17 @@ export function readChunkedCookie(cookies: ParsedCookies, name: string): string 
 /** Names the single-pass reader handles: RFC 6265 tokens. Anything else takes the general path. */
 const TOKEN_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
-/** The last name found to be a token: a reader asks about the same one or two names on every request. */
+/**
+ * The last two names found to be tokens: a reader asks about the same one or two names on every
+ * request (the session cookie, and the provider token cookie next to it).
+ */
 let lastTokenName = ""
+let otherTokenName = ""
 
 function isTokenName(name: string): boolean {
-  if (name === lastTokenName) return true
+  if (name === lastTokenName || name === otherTokenName) return true
   if (!TOKEN_NAME.test(name)) return false
+  otherTokenName = lastTokenName
   lastTokenName = name
   return true
 }
