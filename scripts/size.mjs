@@ -29,7 +29,8 @@ const ENTRIES = [
   // key rotation, signed userinfo, the alg and iat checks, cause sanitising) took the entry from
   // 28.6 to 30.6 KB, and the full Auth.js adapter interface (method checks, memoryAdapter) to 31.1.
   // Raised from 31.5 to 32.5 KB: provider-token refresh (refresh stores, the Medium expiry quirk) added 0.8 KB.
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 32.5 * KB },
+  // Lowered to 28.5 KB (27.7 measured, plus 3%) when id_token signatures moved from jose to oauth4webapi.
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.5 * KB },
   // The Redis refresh store: command strings over the app's own client, no Redis library.
   { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
@@ -46,15 +47,18 @@ const ENTRIES = [
   // The framework integrations: createAuth under them, plus their own thin layer (next/headers and
   // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59 * KB, external: ["next"] },
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59 * KB, external: ["@sveltejs/kit"] },
+  // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 52.2 * KB, external: ["next"] },
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 52.2 * KB, external: ["@sveltejs/kit"] },
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
   // @auth/core's whole (46.3 KB, printed beside it); budgeted at 57.1 KB plus 3% until it is met.
   // The initial budget was 50 KB; provider-token refresh, the passkey route hook, returned redirects and
   // the cookie-only session read for proxies took it to 54.0 KB. Raised to 55 KB, not met: issue 18 stays open.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 55 * KB, wholeBudget: 58.8 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // id_token signatures checked by oauth4webapi instead of jose: 49.2 KB initial, 49.7 KB whole (@auth/core + 3.4 KB).
+  // Budgets lowered to those plus 3% (50.7; 51.2) so the gain holds; the 46.3 KB target is still not met.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.7 * KB, wholeBudget: 51.2 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
 ]
 
 async function measure(code, external = []) {
