@@ -12,7 +12,7 @@ import { refreshTokens } from "../../src/oauth/tokens.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { startRotatingOidcServer, type RotatingOidcServer } from "../servers/rotating-oidc-provider.js"
-import { callbackFor, oidcConfig, reachCallback, rejection, SECRET, signIn } from "./support.js"
+import { callbackFor, customTokenRequest, oidcConfig, reachCallback, rejection, SECRET, signIn } from "./support.js"
 
 const running: (OidcServer | RotatingOidcServer)[] = []
 afterEach(async () => {
@@ -217,14 +217,10 @@ describe("id_tokens outside the authorization-code response are verified too", (
     let forged = ""
     const provider = oidcConfig(server.issuer, {
       token: {
-        async request({ params, checks, provider: resolved, redirectUri }) {
-          const body = new URLSearchParams({ grant_type: "authorization_code", code: params.get("code")!, redirect_uri: redirectUri, client_id: "rp", client_secret: "rp-secret" })
-          if (checks.code_verifier) body.set("code_verifier", checks.code_verifier)
-          const response = await fetch(`${resolved.issuer}/token`, { method: "POST", body })
-          const tokens = (await response.json()) as { id_token: string }
+        request: customTokenRequest(async (tokens) => {
           forged = await resignWithAttackerKey(tokens.id_token, "test-signing-key")
-          return { tokens: { ...tokens, id_token: forged } }
-        },
+          return { ...tokens, id_token: forged }
+        }),
       },
     })
     const { callback } = await reachCallback(provider, "op")

@@ -9,7 +9,7 @@ import { finishSignIn } from "../../src/oauth/finish.js"
 import { app, csrf, postForm, session } from "../handler/support.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { startRotatingOidcServer, type RotatingOidcServer } from "../servers/rotating-oidc-provider.js"
-import { callbackFor, oidcConfig, reachCallback, rejection, SECRET, signIn } from "./support.js"
+import { callbackFor, customTokenRequest, oidcConfig, reachCallback, rejection, SECRET, signIn } from "./support.js"
 
 const running: (OidcServer | RotatingOidcServer)[] = []
 afterEach(async () => {
@@ -154,13 +154,7 @@ describe("unsigned (alg none) id_tokens (OIDC Core §2, §3.1.3.7)", () => {
     const provider = oidcConfig(server.issuer, {
       client: { id_token_signed_response_alg: "none" },
       token: {
-        async request({ params, checks, provider: resolved, redirectUri }) {
-          const body = new URLSearchParams({ grant_type: "authorization_code", code: params.get("code")!, redirect_uri: redirectUri, client_id: "rp", client_secret: "rp-secret" })
-          if (checks.code_verifier) body.set("code_verifier", checks.code_verifier)
-          const response = await fetch(`${resolved.issuer}/token`, { method: "POST", body })
-          const tokens = (await response.json()) as { id_token: string }
-          return { tokens: { ...tokens, id_token: new UnsecuredJWT(decodeJwt(tokens.id_token)).encode() } }
-        },
+        request: customTokenRequest((tokens) => ({ ...tokens, id_token: new UnsecuredJWT(decodeJwt(tokens.id_token)).encode() })),
       },
     })
     const { callback } = await reachCallback(provider, "op")

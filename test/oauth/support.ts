@@ -59,3 +59,17 @@ export function oidcConfig(issuer: string, overrides: Partial<OIDCConfig> = {}):
     ...overrides,
   } as OIDCConfig
 }
+
+/**
+ * A provider's own token request (`token.request`), as an app writes one: it exchanges the code at
+ * the test provider (client `rp`), then hands the tokens to `alter`, which plays the part of whatever
+ * the request's transport could do to them.
+ */
+export function customTokenRequest(alter: (tokens: { id_token: string } & Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>) {
+  return async ({ params, checks, provider, redirectUri }: { params: URLSearchParams; checks: { code_verifier?: string }; provider: { issuer?: string }; redirectUri: string }) => {
+    const body = new URLSearchParams({ grant_type: "authorization_code", code: params.get("code")!, redirect_uri: redirectUri, client_id: "rp", client_secret: "rp-secret" })
+    if (checks.code_verifier) body.set("code_verifier", checks.code_verifier)
+    const response = await fetch(`${provider.issuer}/token`, { method: "POST", body })
+    return { tokens: await alter((await response.json()) as { id_token: string }) }
+  }
+}
