@@ -143,12 +143,7 @@ export async function verifyIdToken(
       const algorithms = allowedAlgorithms(provider, server)
       if (algorithms.length === 0) throw new OAuthProtocolError(provider.id, "the provider offers no asymmetric id_token signing algorithm.")
       const refused = "the id_token signature does not verify against the provider's published keys."
-      if (typeof alg !== "string" || !algorithms.includes(alg)) throw new OAuthProtocolError(provider.id, refused)
-      try {
-        await verifyWithProviderKeys({ ...server, jwks_uri: jwksUri }, response, options, provider.id)
-      } catch (cause) {
-        throw new OAuthProtocolError(provider.id, refused, { cause })
-      }
+      await verifyWithProviderKeys({ provider: provider.id, server, jwksUri, response, alg, algorithms, refused }, options)
     }
   }
   checkIssuedAt(provider, claims)

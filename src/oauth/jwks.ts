@@ -16,6 +16,7 @@
  * made-up `kid`s cannot make latchkey fetch the set on every sign-in.
  */
 import * as oauth from "oauth4webapi"
+import { OAuthProtocolError } from "../errors.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 
 /** At most one forced re-fetch of a key set per this many milliseconds. */
@@ -53,25 +54,46 @@ function noMatchingKey(error: unknown): boolean {
   return Array.isArray(candidates) && candidates.length === 0
 }
 
-/**
- * Verifies the signature of the JWT oauth4webapi has just processed from `ref` (the token response
- * or the userinfo response) against the provider's JWKS, fetched through the provider's bounded
- * fetch. The caller has already checked the algorithm is an asymmetric one it allows.
- */
-export async function verifyWithProviderKeys(
-  server: oauth.AuthorizationServer & { jwks_uri: string },
-  ref: Response,
-  options: HttpOptions,
+/** What is signed, and what a refusal says: the input of {@link verifyWithProviderKeys}. */
+export interface SignedResponse {
   provider: string
-): Promise<void> {
-  const set = keySetFor(server.jwks_uri, options)
+  server: oauth.AuthorizationServer
+  jwksUri: string
+  /** The response oauth4webapi has just processed (token or userinfo), which holds the JWT. */
+  response: Response
+  /** The JWT's `alg`, as its header says. */
+  alg: unknown
+  /** The asymmetric algorithms allowed for it. */
+  algorithms: readonly string[]
+  /** The OAuthProtocolError message for an algorithm not allowed or a signature that does not verify. */
+  refused: string
+}
+
+/**
+ * Verifies the signature of the JWT oauth4webapi has just processed from `response` against the
+ * provider's JWKS, fetched through the provider's bounded fetch, once its `alg` is one of
+ * `algorithms`. Throws OAuthProtocolError(`refused`) otherwise, with the cause reduced.
+ */
+export async function verifyWithProviderKeys(signed: SignedResponse, options: HttpOptions): Promise<void> {
+  const { provider, alg, algorithms, refused } = signed
+  if (typeof alg !== "string" || !algorithms.includes(alg)) throw new OAuthProtocolError(provider, refused)
+  try {
+    await verifyFromKeySet(signed, options)
+  } catch (cause) {
+    throw new OAuthProtocolError(provider, refused, { cause })
+  }
+}
+
+async function verifyFromKeySet({ provider, server, jwksUri, response: ref }: SignedResponse, options: HttpOptions): Promise<void> {
+  const set = keySetFor(jwksUri, options)
   const fetchKeys = providerFetch(options, provider)
   let downloaded = false
   const attempt = async () => {
     let mine: Promise<Response> | undefined
     try {
-      await oauth.validateApplicationLevelSignature({ ...server }, ref, {
-        ...requestOptions(server.jwks_uri, options, provider),
+      // A fresh copy each attempt: oauth4webapi's own cache is keyed by this object (see above).
+      await oauth.validateApplicationLevelSignature({ ...server, jwks_uri: jwksUri }, ref, {
+        ...requestOptions(jwksUri, options, provider),
         [oauth.jwksCache]: set.cache as oauth.JWKSCacheInput,
         [oauth.customFetch]: async (url, init) => {
           downloaded = true

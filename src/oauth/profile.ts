@@ -50,13 +50,7 @@ async function verifySignedUserinfo(context: FlowContext, response: Response, jw
   const jwksUri = server.jwks_uri
   if (jwksUri === undefined) throw new OAuthProtocolError(provider.id, "the userinfo response is signed, and the provider publishes no jwks_uri to verify it with.")
   const refused = "the signed userinfo response does not verify against the provider's published keys."
-  const alg = jwsHeader(jwt)?.alg
-  if (typeof alg !== "string" || !algorithms.includes(alg)) throw new OAuthProtocolError(provider.id, refused)
-  try {
-    await verifyWithProviderKeys({ ...server, jwks_uri: jwksUri }, response, options, provider.id)
-  } catch (cause) {
-    throw new OAuthProtocolError(provider.id, refused, { cause })
-  }
+  await verifyWithProviderKeys({ provider: provider.id, server, jwksUri, response, alg: jwsHeader(jwt)?.alg, algorithms, refused }, options)
 }
 
 async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: string, options: HttpOptions): Promise<Profile> {
