@@ -2,8 +2,8 @@
 // needs no refresh (the access token is an hour from expiry), in one process, interleaved over
 // rounds (A, B, C, D, E, F, then again), each read awaited before the next:
 //   A  auth(), JWT session, switch off (the cookie has no provider tokens)
-//   B  auth(), JWT session, switch on: the session carries { provider, expires_at, pair } and the
-//      token set is in the provider token cookie, which a read with nothing due does not open
+//   B  auth(), JWT session, switch on: the session carries "<expires_at>:<provider>" and the token
+//      set is in the provider token cookie, which a read with nothing due does not open
 //   C  auth(), database session (memoryAdapter), switch off
 //   D  auth(), database session (memoryAdapter), switch on (the per-user memo answers: no query)
 //   E  auth(), JWT session, switch off, reading B's cookies: the same decryption as B without the
@@ -28,7 +28,6 @@ const WARMUP_MS = 300
 const MAX_READS = 200_000
 const COOKIE = "authjs.session-token"
 const TOKEN_COOKIE = "latchkey.provider-tokens"
-const PAIR = "YmVuY2gtcGFpci0x"
 
 // A provider record as an app writes it; nothing is fetched, since nothing is due.
 const corp = { id: "corp", name: "Corp", type: "oidc", issuer: "https://idp.example.com", clientId: "app", clientSecret: "app-secret" }
@@ -41,15 +40,20 @@ const tokens = {
   token_type: "bearer",
   scope: "openid profile email",
 }
-const claims = { name: "Ada Lovelace", email: "ada@example.com", picture: null, sub: "user-1" }
+// The claims the handler writes at sign-in, with its browser binding (a SHA-256, base64url).
+const claims = { name: "Ada Lovelace", email: "ada@example.com", picture: null, sub: "user-1", "latchkey.browser": "Y2FmZWJhYmVjYWZlYmFiZWNhZmViYWJlY2FmZWJhYmU" }
 
-/** The Cookie header of a JWT session: `claim` under latchkey.tokens, and the token cookie when it has a pair. */
-async function jwtCookie(claim) {
+/**
+ * The Cookie header of a JWT session: `claim` under latchkey.tokens, and with `paired` the token
+ * cookie bound to that session token (its SHA-256), as the handler writes them.
+ */
+async function jwtCookie(claim, paired = false) {
   const token = claim ? { ...claims, "latchkey.tokens": claim } : claims
-  const session = `${COOKIE}=${await encode({ token, secret: SECRET, salt: COOKIE, maxAge: 86400 })}`
-  if (!claim?.pair) return session
-  const sealed = await encode({ token: { ...tokens, pair: PAIR }, secret: SECRET, salt: TOKEN_COOKIE, maxAge: 86400 })
-  return `${session}; ${TOKEN_COOKIE}=${sealed}`
+  const sessionToken = await encode({ token, secret: SECRET, salt: COOKIE, maxAge: 86400 })
+  if (!paired) return `${COOKIE}=${sessionToken}`
+  const binding = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sessionToken))).toString("base64url")
+  const sealed = await encode({ token: { ...tokens, session: binding }, secret: SECRET, salt: TOKEN_COOKIE, maxAge: 86400 })
+  return `${COOKIE}=${sessionToken}; ${TOKEN_COOKIE}=${sealed}`
 }
 
 async function databaseCase(on) {
@@ -68,7 +72,7 @@ function jwtCase(on, cookie) {
   return { auth, request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie } }) }
 }
 
-const paired = await jwtCookie({ provider: "corp", expires_at: tokens.expires_at, pair: PAIR })
+const paired = await jwtCookie(`${tokens.expires_at}:corp`, true)
 const cases = {
   "A jwt, off": jwtCase(false, await jwtCookie(undefined)),
   "B jwt, on": jwtCase(true, paired),

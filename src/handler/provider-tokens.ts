@@ -1,23 +1,24 @@
 /**
  * Provider tokens in a JWT session, kept in two sealed cookies. The session token carries only
  * what every read needs to decide whether anything is due, under the reserved `latchkey.tokens`
- * claim: the provider, the access token's `expires_at`, and a random pair id (a few dozen bytes).
- * The token set itself (access and refresh token, the id_token when `signOut.idTokenHint` keeps
- * it) is sealed in a cookie of its own (`providerTokens` in the `cookies` option), together with
- * the same pair id. A read with nothing due never opens that cookie; a due refresh,
+ * claim, written as one short string: the access token's `expires_at` and the provider
+ * (`"1764000000:google"`; see {@link claimText}). Every byte of the session is decrypted and
+ * authenticated on every read, so the claim is kept to about twenty. The token set itself (access
+ * and refresh token, the id_token when `signOut.idTokenHint` keeps it) is sealed in a cookie of
+ * its own (`providerTokens` in the `cookies` option), bound to the session token it was written
+ * with by that token's SHA-256. A read with nothing due never opens that cookie; a due refresh,
  * `getAccessToken` and federated sign-out do. Every write of the session writes the token cookie
- * again with a new pair id, so a token cookie from another session, or one older than the session
- * (its write was lost), does not match and counts as no provider tokens: never as the tokens of
- * whoever planted it.
+ * again, bound to the new session token, so a token cookie from another session, or one older
+ * than the session (its write was lost), does not match and counts as no provider tokens: never
+ * as the tokens of whoever planted it.
  *
  * The handler keeps the claim whatever the `jwt` callback returns (as it keeps the browser
- * binding); callbacks see `{ provider, expires_at, error }` and never a token. A due read
+ * binding); callbacks see it as `{ provider, expires_at, error }` and never a token. A due read
  * refreshes through the coordinator; a route that can write cookies then re-issues both cookies,
  * and `auth()`, which cannot, is handed the same successor by the coordinator's memory of the
  * refresh until the next cookie-writing read (see docs/provider-tokens.md). With neither
  * `session.refreshProviderTokens` nor `signOut` configured there is no claim and no token cookie.
  */
-import { encodeBase64url } from "../jwt/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import type { ProviderTokens } from "../oauth/refresh-types.js"
@@ -25,18 +26,16 @@ import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
 import type { RequestContext, SettledConfig } from "./config.js"
 import { cookieName, cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
-import { constantTimeEqual } from "./digest.js"
+import { constantTimeEqual, sha256 } from "./digest.js"
 
 /** The reserved claim that says which provider's tokens the session has, and when they are due. */
 export const TOKENS_CLAIM = "latchkey.tokens"
 
-/** The session claim: the provider, the access token's expiry, the pair id, and `error` once a refresh was refused. */
+/** The session claim, as callbacks see it: the provider, the access token's expiry, and `error` once a refresh was refused. */
 export interface TokenClaim {
   provider: string
   /** Seconds since the epoch; present only for a provider whose tokens are refreshed. */
   expires_at?: number
-  /** The id the token cookie written with this session carries; absent when no token cookie was written. */
-  pair?: string
   error?: "RefreshTokenError"
 }
 
@@ -52,11 +51,20 @@ export interface FreshClaim extends HeldTokens {
   changed: boolean
 }
 
-/** What the token cookie seals. */
+/** What the token cookie seals: the token set, its provider, and the SHA-256 of the session token it was written with. */
 interface SealedTokens extends ProviderTokens {
   provider?: unknown
-  pair?: unknown
+  session?: unknown
 }
+
+/** A session's kept tokens on their way into a write: the claim to seal in it, and the set for the token cookie. */
+export interface KeptTokens {
+  claim: TokenClaim | undefined
+  set?: ProviderTokens
+}
+
+/** What the claim's text says after the refused refresh in place of an expiry. */
+const ENDED = "!"
 
 const STRING_FIELDS = ["access_token", "refresh_token", "token_type", "scope", "id_token"] as const
 
@@ -68,16 +76,29 @@ export function keepsProviderTokens(settled: Pick<SettledConfig, "refresher" | "
   return settled.refresher !== undefined || settled.config.signOut !== undefined
 }
 
-/** The claim a decoded session carries, narrowed; undefined when there is none or it is malformed. */
+/**
+ * The claim as the session stores it: `<expires_at>:<provider>`, `:<provider>` when no expiry is
+ * kept, `!:<provider>` once a refresh was refused. The first colon ends the head, so a provider id
+ * may hold colons of its own.
+ */
+export function claimText(claim: TokenClaim): string {
+  return `${claim.error ? ENDED : (claim.expires_at ?? "")}:${claim.provider}`
+}
+
+/** The claim a decoded session carries, read from its text; undefined when there is none or it is malformed. */
 export function tokenClaimOf(claims: JWT | null | undefined): TokenClaim | undefined {
   const value = claims?.[TOKENS_CLAIM]
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
-  const record = value as Record<string, unknown>
-  if (typeof record.provider !== "string") return undefined
-  const claim: TokenClaim = { provider: record.provider }
-  if (typeof record.expires_at === "number") claim.expires_at = record.expires_at
-  if (typeof record.pair === "string") claim.pair = record.pair
-  if (record.error === "RefreshTokenError") claim.error = "RefreshTokenError"
+  if (typeof value !== "string") return undefined
+  const colon = value.indexOf(":")
+  if (colon === -1 || colon === value.length - 1) return undefined
+  const head = value.slice(0, colon)
+  const claim: TokenClaim = { provider: value.slice(colon + 1) }
+  if (head === ENDED) claim.error = "RefreshTokenError"
+  else if (head !== "") {
+    const expiresAt = Number(head)
+    if (!/^[0-9]{1,15}$/.test(head) || !Number.isSafeInteger(expiresAt)) return undefined
+    claim.expires_at = expiresAt
+  }
   return claim
 }
 
@@ -108,19 +129,16 @@ export function tokenClaimForSignIn(settled: Pick<SettledConfig, "refresher" | "
 }
 
 /**
- * What callbacks see of the claim: the provider, `expires_at` and `error`; the pair id is the
- * handler's. The claims are returned as they are when there is no claim.
+ * What callbacks see of the claim: `{ provider, expires_at, error }` in place of its text. The
+ * claims are returned as they are when the claim is not text: absent, or already what a `jwt`
+ * callback returned (which is never what is kept: see session.ts).
  */
 export function withPublicTokens(claims: JWT): JWT {
-  if (!(TOKENS_CLAIM in claims)) return claims
+  if (typeof claims[TOKENS_CLAIM] !== "string") return claims
   const claim = tokenClaimOf(claims)
   const copy = { ...claims }
-  if (!claim) {
-    delete copy[TOKENS_CLAIM]
-    return copy
-  }
-  const { pair: _pair, ...visible } = claim
-  copy[TOKENS_CLAIM] = visible
+  if (claim) copy[TOKENS_CLAIM] = claim
+  else delete copy[TOKENS_CLAIM]
   return copy
 }
 
@@ -132,14 +150,15 @@ export function oauthProviderOf(context: RequestContext, id: string): ResolvedOA
 
 /**
  * The token set sealed in the request's token cookie, when it belongs to this session: the same
- * provider and the same pair id as the claim. A missing, undecodable or mismatched cookie is no
- * token set (logged at debug, without the cookie).
+ * provider as the claim, written with the session token the request carries. A missing,
+ * undecodable or mismatched cookie is no token set (logged at debug, without the cookie).
  */
 export async function openTokenCookie(context: RequestContext, claim: TokenClaim): Promise<ProviderTokens | undefined> {
-  if (claim.pair === undefined || claim.error) return undefined
+  if (claim.error) return undefined
   const name = cookieName(context, "providerTokens")
   const token = sessionTokenOf(context.request, name)
-  if (!token) {
+  const session = sessionTokenOf(context.request, cookieName(context, "sessionToken"))
+  if (!token || !session) {
     context.logger.debug("provider tokens: the session's token cookie is missing; the session has none")
     return undefined
   }
@@ -150,7 +169,7 @@ export async function openTokenCookie(context: RequestContext, claim: TokenClaim
     context.logger.debug("provider tokens: the token cookie was rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
     return undefined
   }
-  if (!sealed || sealed.provider !== claim.provider || typeof sealed.pair !== "string" || !constantTimeEqual(sealed.pair, claim.pair)) {
+  if (!sealed || sealed.provider !== claim.provider || typeof sealed.session !== "string" || !constantTimeEqual(sealed.session, await sha256(session))) {
     context.logger.debug("provider tokens: the token cookie belongs to another session (or an older one) and is ignored")
     return undefined
   }
@@ -165,23 +184,31 @@ export function clearTokenCookie(context: RequestContext): string[] {
 }
 
 /**
- * The claim to seal in a session being written, and the token cookie's Set-Cookie values: the
- * token set sealed with a new pair id (opened from the request first when the read did not), or
- * the cookie removed when the session keeps no tokens.
+ * What a session being written keeps: its claim, and the token set for the token cookie (opened
+ * from the request first when the read did not). Nothing, when the session keeps no tokens.
  */
-export async function tokenCookies(context: RequestContext, held: HeldTokens | undefined): Promise<{ claim: TokenClaim | undefined; cookies: string[] }> {
+export async function keptTokens(context: RequestContext, held: HeldTokens | undefined): Promise<KeptTokens> {
   const claim = held?.claim
-  if (!claim || !keepsProviderTokens(context)) return { claim: undefined, cookies: clearTokenCookie(context) }
-  if (claim.error) return { claim: { provider: claim.provider, error: claim.error }, cookies: clearTokenCookie(context) }
+  if (!claim || !keepsProviderTokens(context)) return { claim: undefined }
+  if (claim.error) return { claim: { provider: claim.provider, error: claim.error } }
   const opened = held.tokens ?? (await openTokenCookie(context, claim))
   const set = opened && kept(context, claim.provider, opened)
-  if (!set) return { claim: { provider: claim.provider }, cookies: clearTokenCookie(context) }
-  const pair = encodeBase64url(crypto.getRandomValues(new Uint8Array(12)))
-  const { name, options } = cookieSpec(context, "providerTokens", context.sessionMaxAge)
-  const sealed = await encode<SealedTokens>({ token: { ...set, provider: claim.provider, pair }, secret: context.secret, salt: name, maxAge: context.sessionMaxAge })
-  const next: TokenClaim = { provider: claim.provider, pair }
+  if (!set) return { claim: { provider: claim.provider } }
+  const next: TokenClaim = { provider: claim.provider }
   if (typeof set.expires_at === "number" && context.refresher?.covers(claim.provider)) next.expires_at = set.expires_at
-  return { claim: next, cookies: setCookieHeaders({ name, value: sealed, options, request: context.request }) }
+  return { claim: next, set }
+}
+
+/**
+ * The token cookie's Set-Cookie values for a session just encoded as `sessionToken`: the kept set
+ * sealed and bound to that token, or the cookie removed when the session keeps no tokens.
+ */
+export async function tokenCookies(context: RequestContext, kept: KeptTokens, sessionToken: string): Promise<string[]> {
+  if (!kept.claim || !kept.set) return clearTokenCookie(context)
+  const { name, options } = cookieSpec(context, "providerTokens", context.sessionMaxAge)
+  const token: SealedTokens = { ...kept.set, provider: kept.claim.provider, session: await sha256(sessionToken) }
+  const sealed = await encode<SealedTokens>({ token, secret: context.secret, salt: name, maxAge: context.sessionMaxAge })
+  return setCookieHeaders({ name, value: sealed, options, request: context.request })
 }
 
 /**

@@ -15,7 +15,7 @@ import { fireEvent, type RequestContext } from "./config.js"
 import { cookieName, cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
 import { cookieToken, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
-import { clearTokenCookie, freshTokenClaim, tokenCookies, TOKENS_CLAIM, withPublicTokens, type FreshClaim, type HeldTokens, type TokenClaim } from "./provider-tokens.js"
+import { claimText, clearTokenCookie, freshTokenClaim, keptTokens, tokenCookies, TOKENS_CLAIM, withPublicTokens, type FreshClaim, type HeldTokens, type TokenClaim } from "./provider-tokens.js"
 
 /**
  * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
@@ -39,7 +39,8 @@ function sessionCookieName(context: RequestContext): string {
  * Encodes claims into Set-Cookie values for the session cookie. `browser` is the binding to keep:
  * the one the session already had, or a new sign-in's (see {@link bindToBrowser}). `tokens` is the
  * provider tokens to keep: their claim goes in the session, their set in the token cookie written
- * with it (see provider-tokens.ts); whatever the claims say under either reserved name is replaced.
+ * after it, bound to the token just encoded (see provider-tokens.ts); whatever the claims say under
+ * either reserved name is replaced.
  */
 export async function sessionCookies(context: RequestContext, claims: JWT, browser: unknown, tokens?: HeldTokens): Promise<string[]> {
   const { name, options } = cookieSpec(context, "sessionToken", context.sessionMaxAge)
@@ -47,11 +48,11 @@ export async function sessionCookies(context: RequestContext, claims: JWT, brows
   const token = { ...claims }
   if (typeof browser === "string") token[BROWSER_CLAIM] = browser
   else delete token[BROWSER_CLAIM]
-  const kept = await tokenCookies(context, tokens)
+  const kept = await keptTokens(context, tokens)
   setTokenClaim(token, kept.claim)
   const params = { token, secret, salt: name, maxAge: sessionMaxAge }
   const encoded = config.jwt?.encode ? await config.jwt.encode(params) : await encodeToken(params)
-  return [...setCookieHeaders({ name, value: encoded, options, request: context.request }), ...kept.cookies]
+  return [...setCookieHeaders({ name, value: encoded, options, request: context.request }), ...(await tokenCookies(context, kept, encoded))]
 }
 
 /**
@@ -103,15 +104,15 @@ export async function readClaims(context: RequestContext): Promise<JWT | null> {
 
 /**
  * The claims after the `jwt` callback; null means the callback ended the session. The callback
- * sees the provider tokens claim without its refresh token and id_token.
+ * sees the provider tokens claim as its object (see provider-tokens.ts). Without a callback the
+ * claims are passed on as read: the session callback and events get the same view when they run.
  */
 export async function applyJwtCallback(
   context: RequestContext,
   params: { token: JWT; user?: User; account?: Account | null; profile?: Profile; isNewUser?: boolean; trigger: "signIn" | "signUp" | "update" | "session"; session?: unknown }
 ): Promise<JWT | null> {
   const callback = context.config.callbacks?.jwt
-  const token = withPublicTokens(params.token)
-  return callback ? await callback({ ...params, token }) : token
+  return callback ? await callback({ ...params, token: withPublicTokens(params.token) }) : params.token
 }
 
 /**
@@ -128,9 +129,9 @@ export async function readFreshClaims(context: RequestContext): Promise<{ claims
   return { claims: updated, tokens }
 }
 
-/** Puts the provider tokens claim on claims being built, or removes it when there is none to keep. */
+/** Puts the provider tokens claim, as its text, on claims being built, or removes it when there is none to keep. */
 function setTokenClaim(claims: JWT, claim: TokenClaim | undefined): void {
-  if (claim) claims[TOKENS_CLAIM] = claim
+  if (claim) claims[TOKENS_CLAIM] = claimText(claim)
   else delete claims[TOKENS_CLAIM]
 }
 
@@ -140,7 +141,7 @@ export async function sessionFor(context: RequestContext, claims: JWT, tokens?: 
   const session: Session = { user: { name: claims.name ?? null, email: claims.email ?? null, image: claims.picture ?? null }, expires }
   if (tokens?.error) session.error = tokens.error
   const callback = context.config.callbacks?.session
-  const shaped = callback ? await callback({ session, token: claims }) : session
+  const shaped = callback ? await callback({ session, token: withPublicTokens(claims) }) : session
   // The app decides what to do about a refused refresh token; it cannot miss that it happened.
   return tokens?.error && shaped && typeof shaped === "object" ? { ...shaped, error: tokens.error } : shaped
 }
@@ -161,7 +162,7 @@ export async function currentSession(context: RequestContext): Promise<{ session
   const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM], tokens)), ...(await keepBinding(context, claims))] : []
   const token = slides ? { ...shaped, exp: Math.floor(Date.now() / 1000) + context.sessionMaxAge } : shaped
   const session = await sessionFor(context, token, tokens.claim)
-  await fireEvent(context, "session", { session, token })
+  if (context.config.events?.session) await fireEvent(context, "session", { session, token: withPublicTokens(token) })
   return { session, cookies }
 }
 

@@ -2,13 +2,13 @@
 // tokens: one refresh however many reads race, both cookies re-issued by the routes that can write
 // them, a stale cookie pair that never replays a rotated refresh token, a refused refresh token
 // ending the tokens without an exception, and a provider that cannot be reached leaving the old
-// token. The session token carries only { provider, expires_at, pair }; the token set is in the
-// token cookie (see token-cookie.test.ts for the pair itself).
+// token. The session token carries only "<expires_at>:<provider>"; the token set is in the token
+// cookie (see token-cookie.test.ts for how it is bound to the session).
 import { describe, expect, it } from "vitest"
 import { memoryRefreshStore } from "../../src/oauth/refresh-store.js"
 import { revokeToken } from "../../src/oauth/tokens.js"
 import { csrfOf, ORIGIN, secureApp } from "../security/support.js"
-import { refreshingProvider, requestFrom, sealedClaims, sealedTokens, sessionRead, signedIn, SIGN_IN_TOKEN_TTL, TOKEN_COOKIE, tokensSetBy } from "./support.js"
+import { refreshingProvider, requestFrom, sealedClaims, sealedTokens, sessionRead, sessionTokenHash, signedIn, SIGN_IN_TOKEN_TTL, TOKEN_COOKIE, tokensSetBy } from "./support.js"
 
 const idp = refreshingProvider()
 const ON = { session: { refreshProviderTokens: true } }
@@ -56,10 +56,10 @@ describe("JWT sessions with refreshProviderTokens", () => {
     expect(after.refresh_token).not.toBe(before.refresh_token)
     expect(after.access_token).not.toBe(before.access_token)
     expect(after.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 600)
-    // The session holds only what a read needs to decide, bound to the token cookie by the pair id.
-    const claim = (await sealedClaims(browser))["latchkey.tokens"]
-    expect(claim).toEqual({ provider: "corp", expires_at: after.expires_at, pair: after.pair })
-    expect(after.pair).not.toBe(before.pair)
+    // The session holds only what a read needs to decide; the token cookie is bound to the new session token.
+    expect((await sealedClaims(browser))["latchkey.tokens"]).toBe(`${after.expires_at}:corp`)
+    expect(after.session).toBe(await sessionTokenHash(browser))
+    expect(after.session).not.toBe(before.session)
     await site.auth(requestFrom(browser))
     expect(await site.getAccessToken(requestFrom(browser), "corp")).toBe(after.access_token)
     expect(idp().refreshGrants() - grants).toBe(1)
@@ -115,7 +115,7 @@ describe("JWT sessions with refreshProviderTokens", () => {
     expect(idp().refusedRefreshes().length - refusedBefore).toBe(1)
     // The session written back keeps the verdict; the token cookie is removed.
     browser.acceptCookies(ORIGIN, setCookies)
-    expect((await sealedClaims(browser))["latchkey.tokens"]).toEqual({ provider: "corp", error: "RefreshTokenError" })
+    expect((await sealedClaims(browser))["latchkey.tokens"]).toBe("!:corp")
     expect(browser.cookies(ORIGIN).has(TOKEN_COOKIE)).toBe(false)
   })
 
@@ -165,7 +165,7 @@ describe("JWT sessions with refreshProviderTokens", () => {
 
   it("keeps and refreshes only the providers listed, and refuses options that cannot work", async () => {
     const { site, browser } = await signedIn(idp(), { session: { refreshProviderTokens: { providers: ["google"] } } })
-    expect((await sealedClaims(browser))["latchkey.tokens"]).toEqual({ provider: "corp" })
+    expect((await sealedClaims(browser))["latchkey.tokens"]).toBe(":corp")
     expect(browser.cookies(ORIGIN).has(TOKEN_COOKIE)).toBe(false)
     const grants = idp().refreshGrants()
     expect(await site.getAccessToken(requestFrom(browser), "corp")).toBeNull()
@@ -213,7 +213,7 @@ describe("JWT sessions with refreshProviderTokens", () => {
       callbacks: {
         jwt: ({ token }) => {
           seen.push(token)
-          return { ...token, ["latchkey.tokens"]: { provider: "forged", pair: "attacker", expires_at: 0 } }
+          return { ...token, ["latchkey.tokens"]: `0:forged` }
         },
         session: ({ session, token }) => {
           seen.push(token)
@@ -228,13 +228,13 @@ describe("JWT sessions with refreshProviderTokens", () => {
     const { session: json, setCookies } = await sessionRead(site, requestFrom(browser))
     const visible = JSON.stringify([seen, session, json])
     expect(seen.length).toBeGreaterThan(0)
-    for (const secret of [sealed.access_token, sealed.refresh_token, sealed.id_token, sealed.pair]) expect(visible).not.toContain(secret)
-    expect(visible).toContain('"latchkey.tokens":{"provider":"corp"')
+    for (const secret of [sealed.access_token, sealed.refresh_token, sealed.id_token, sealed.session]) expect(visible).not.toContain(secret)
+    expect(visible).toContain('"latchkey.tokens":{"provider":"corp","expires_at":')
     // What the jwt callback returned under the reserved claim is not what is kept.
     browser.acceptCookies(ORIGIN, setCookies)
-    const claim = (await sealedClaims(browser))["latchkey.tokens"]
-    expect(claim.provider).toBe("corp")
-    expect(claim.pair).toBe((await sealedTokens(browser)).pair)
+    const kept = await sealedTokens(browser)
+    expect((await sealedClaims(browser))["latchkey.tokens"]).toBe(`${kept.expires_at}:corp`)
+    expect(kept.session).toBe(await sessionTokenHash(browser))
   })
 })
 

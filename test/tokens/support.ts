@@ -129,6 +129,12 @@ export async function sealedClaims(browser: TestBrowser): Promise<Record<string,
   return claims ?? expect.fail("the browser holds no session token")
 }
 
+/** The SHA-256 (base64url) of the browser's session token: what its token cookie must be bound to. */
+export async function sessionTokenHash(browser: TestBrowser): Promise<string> {
+  const token = readTokenCookie(requestFrom(browser).headers.get("cookie"), "__Secure-authjs.session-token") ?? expect.fail("the browser holds no session token")
+  return Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).toString("base64url")
+}
+
 /** What a token cookie value (joined from its chunks) seals, opened as the handler opens it. */
 export async function openedTokens(value: string, name = TOKEN_COOKIE): Promise<Record<string, any>> {
   return (await decode<Record<string, any>>({ token: value, secret: SECRET, salt: name })) ?? expect.fail("the token cookie is empty")
