@@ -112,8 +112,11 @@ export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
     // The provider token cookie's attributes are the session cookie's, then its own.
     const options = which === "providerTokens" ? { ...cookies?.sessionToken?.options, ...custom?.options } : custom?.options
     if (name !== undefined && (typeof name !== "string" || !COOKIE_NAME.test(name))) throw new InvalidOptionError(option, `${option}.name must be a cookie name.`)
-    if (name?.startsWith("__Host-") && (options?.domain !== undefined || (options?.path ?? "/") !== "/")) {
-      throw new InvalidOptionError(option, `${option}: a __Host- cookie must have no domain and the path /.`)
+    // Over https the CSRF cookie, and the token cookie next to a __Host- session, default to __Host- names too.
+    const httpsName = name ?? (isCheck ? undefined : defaultName(which as HandlerCookie, true, cookies?.sessionToken?.name))
+    if (httpsName?.startsWith("__Host-") && (options?.domain !== undefined || (options?.path ?? "/") !== "/")) {
+      const fix = name === undefined ? ` (over https its default name is ${httpsName}: give it a name without __Host- to set these)` : ""
+      throw new InvalidOptionError(option, `${option}: a __Host- cookie must have no domain and the path /${fix}.`)
     }
     if ((name?.startsWith("__Host-") || name?.startsWith("__Secure-")) && options?.secure === false) {
       throw new InvalidOptionError(option, `${option}: a __Host- or __Secure- cookie must be Secure.`)

@@ -339,4 +339,16 @@ describe("the cookies option for the sign-in checks", () => {
     expect(() => createAuth({ providers, secret: SECRET, env: {}, cookies: { state: { name: "s", options: { sameSite: "none" } } as never } })).toThrow(expect.objectContaining({ option: "cookies.state" }))
     expect(() => createAuth({ providers, secret: SECRET, env: {}, cookies: { bogus: { name: "x" } } as never })).toThrow(expect.objectContaining({ option: "cookies.bogus" }))
   })
+
+  it("refuses a domain or a path for a cookie whose default name over https is __Host-, where browsers would drop it", () => {
+    const providers = [Credentials({ credentials: {}, authorize: () => null })]
+    const start = (cookies: object) => () => createAuth({ providers, secret: SECRET, env: {}, cookies: cookies as never })
+    expect(start({ csrfToken: { options: { domain: "example.com" } } })).toThrow(expect.objectContaining({ option: "cookies.csrfToken", message: expect.stringContaining("__Host-authjs.csrf-token") }))
+    expect(start({ csrfToken: { options: { path: "/auth" } } })).toThrow(expect.objectContaining({ option: "cookies.csrfToken" }))
+    // The token cookie takes a __Host- session cookie's prefix, and its attributes start from the session's own.
+    expect(start({ sessionToken: { name: "__Host-app.session" }, providerTokens: { options: { domain: "example.com" } } })).toThrow(expect.objectContaining({ option: "cookies.providerTokens" }))
+    // Named without the prefix, or next to a __Secure- session, a domain is the app's to set.
+    expect(start({ csrfToken: { name: "app.csrf", options: { domain: "example.com" } } })).not.toThrow()
+    expect(start({ sessionToken: { options: { domain: "example.com" } }, providerTokens: { options: { domain: "example.com" } } })).not.toThrow()
+  })
 })
