@@ -7,7 +7,8 @@
 import type { Session } from "../types.js"
 import type { RequestContext } from "./config.js"
 import { cachedSession, databaseSessionFor } from "./database-session.js"
-import { applyJwtCallback, readClaims, sessionFor, sessionTokenOfContext } from "./session.js"
+import { sessionTokenOfContext } from "./cookies.js"
+import { applyJwtCallback, readClaims, sessionFor } from "./session.js"
 
 /**
  * What the cookies prove: the session, or null; `unverified` is true when a database session

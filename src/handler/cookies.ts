@@ -133,4 +133,9 @@ export function sessionTokenOf(request: Request, name: string): string | undefin
   }
 }
 
+/** The session token the request carries under this origin's session cookie name. */
+export function sessionTokenOfContext(context: CookieContext & { request: Request }): string | undefined {
+  return sessionTokenOf(context.request, cookieName(context, "sessionToken"))
+}
+
 export { requestCookies, setCookieHeaders }

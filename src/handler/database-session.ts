@@ -21,10 +21,10 @@ import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../oa
 import type { Session } from "../types.js"
 import { freshenUserAccounts } from "./account-tokens.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
+import { cookieSpec, requestCookies, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { cookieToken } from "./csrf.js"
 import { constantTimeEqual, hex, sha256 } from "./digest.js"
-import { bindToBrowser, defaultClaims, sessionTokenOfContext } from "./session.js"
+import { bindToBrowser, defaultClaims } from "./session.js"
 
 /** What database sessions call; `createAuth` checks the adapter has them. */
 export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const

@@ -25,7 +25,7 @@ import type { ProviderTokens } from "../oauth/refresh-types.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
 import type { RequestContext, SettledConfig } from "./config.js"
-import { cookieName, cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
+import { cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
 
 /** The reserved claim that says which provider's tokens the session has, and when they are due. */
@@ -95,9 +95,9 @@ export function tokenClaimOf(claims: JWT | null | undefined): TokenClaim | undef
   const claim: TokenClaim = { provider: value.slice(colon + 1) }
   if (head === ENDED) claim.error = "RefreshTokenError"
   else if (head !== "") {
-    const expiresAt = Number(head)
-    if (!/^[0-9]{1,15}$/.test(head) || !Number.isSafeInteger(expiresAt)) return undefined
-    claim.expires_at = expiresAt
+    // Digits only, and few enough to be a safe integer (15 < 16, the digits of 2^53).
+    if (!/^[0-9]{1,15}$/.test(head)) return undefined
+    claim.expires_at = Number(head)
   }
   return claim
 }
@@ -157,7 +157,7 @@ export async function openTokenCookie(context: RequestContext, claim: TokenClaim
   if (claim.error) return undefined
   const name = cookieName(context, "providerTokens")
   const token = sessionTokenOf(context.request, name)
-  const session = sessionTokenOf(context.request, cookieName(context, "sessionToken"))
+  const session = sessionTokenOfContext(context)
   if (!token || !session) {
     context.logger.debug("provider tokens: the session's token cookie is missing; the session has none")
     return undefined

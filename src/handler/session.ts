@@ -12,7 +12,7 @@ import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { cookieName, cookieSpec, sessionTokenOf, setCookieHeaders } from "./cookies.js"
+import { cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { cookieToken, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
 import { claimText, clearTokenCookie, freshTokenClaim, keptTokens, tokenCookies, TOKENS_CLAIM, withPublicTokens, type FreshClaim, type HeldTokens, type TokenClaim } from "./provider-tokens.js"
@@ -81,11 +81,6 @@ export async function isThisBrowsers(context: RequestContext, claims: JWT): Prom
 export function clearSessionCookies(context: RequestContext): string[] {
   const { name, options } = cookieSpec(context, "sessionToken")
   return [...setCookieHeaders({ name, value: null, options, request: context.request }), ...clearTokenCookie(context)]
-}
-
-/** The session token the request carries, under this origin's session cookie name. */
-export function sessionTokenOfContext(context: RequestContext): string | undefined {
-  return sessionTokenOf(context.request, sessionCookieName(context))
 }
 
 /** The session token's claims, or null when there is none or it does not decode (logged, not thrown). */
@@ -162,7 +157,7 @@ export async function currentSession(context: RequestContext): Promise<{ session
   const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM], tokens)), ...(await keepBinding(context, claims))] : []
   const token = slides ? { ...shaped, exp: Math.floor(Date.now() / 1000) + context.sessionMaxAge } : shaped
   const session = await sessionFor(context, token, tokens.claim)
-  if (context.config.events?.session) await fireEvent(context, "session", { session, token: withPublicTokens(token) })
+  await fireEvent(context, "session", { session, token: withPublicTokens(token) })
   return { session, cookies }
 }
 
