@@ -37,12 +37,14 @@ import { startSignIn, memoryAdapter, type Adapter } from "latchkey/oauth"
 import { toWebHandler } from "latchkey/node"
 import type { User, InferSession } from "latchkey/types"
 import { createAuthClient } from "latchkey/client"
+import { providerTokens } from "latchkey/provider-tokens"
 const id: OAuthProviderId = "github"
 // The session callback's type reaches the browser client through the declarations, with no declare module.
 const typed = createAuth({ providers: [], secret: "s", callbacks: { session: ({ session }) => ({ ...session, role: "admin" as const }) } })
 export const role: Promise<"admin" | undefined> = createAuthClient<InferSession<typeof typed>>().getSession().then((session) => session?.role)
 const auth = createAuth({ providers: [GitHub({ profile: (p: GitHubProfile): User => ({ id: String(p.id) }) })], secret: "s" })
 const adapter: Adapter = memoryAdapter()
+export const withTokens = createAuth({ providers: [GitHub], secret: "s", providerTokens, session: { refreshProviderTokens: { skew: 120 } }, signOut: { federated: true } }).getAccessToken
 export const checks = [id, auth.handler, adapter, encode, getToken, resolveProviders, startSignIn, toWebHandler, LatchkeyError]
 export type Checked = [Session, JWT]
 `

@@ -48,8 +48,9 @@ const ENTRIES = [
   // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 52.2 * KB, external: ["next"] },
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 52.2 * KB, external: ["@sveltejs/kit"] },
+  // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 45.6 * KB, external: ["next"] },
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 45.6 * KB, external: ["@sveltejs/kit"] },
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -58,7 +59,13 @@ const ENTRIES = [
   // the cookie-only session read for proxies took it to 54.0 KB. Raised to 55 KB, not met: issue 18 stays open.
   // id_token signatures checked by oauth4webapi instead of jose: 49.2 KB initial, 49.7 KB whole (@auth/core + 3.4 KB).
   // Budgets lowered to those plus 3% (50.7; 51.2) so the gain holds; the 46.3 KB target is still not met.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.7 * KB, wholeBudget: 51.2 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Provider tokens (keeping, refreshing, getAccessToken, federated sign-out) moved out of the root into
+  // latchkey/provider-tokens, which an app passes to createAuth as passkeys pass webauthn: 42.8 KB initial,
+  // 43.3 KB whole, under @auth/core's 46.3. Budgets lowered to those plus 3% (44.1; 44.6).
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 44.1 * KB, wholeBudget: 44.6 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
+  // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 51.9 * KB, wholeBudget: 51.5 * KB },
 ]
 
 async function measure(code, external = []) {

@@ -14,9 +14,7 @@ import { withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { storeSignInTokens } from "./account-tokens.js"
 import { createDatabaseSession, isThisBrowsersToken, readDatabaseSession } from "./database-session.js"
-import { tokenClaimForSignIn } from "./provider-tokens.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
 import { applyJwtCallback, bindToBrowser, defaultClaims, isThisBrowsers, readClaims, sessionCookies } from "./session.js"
@@ -71,7 +69,7 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
   const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
   // With provider tokens kept fresh in account rows, a returning user's row gets this sign-in's tokens.
-  if (context.sessionStrategy === "database") await storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
+  if (context.sessionStrategy === "database") await context.providerTokens?.storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
   if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
   // Following an emailed link proves the address: an existing user's emailVerified is set, as in Auth.js.
@@ -133,6 +131,6 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
   const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
   const { browser, cookies: bindingCookies } = await bindToBrowser(context)
-  const tokens = tokenClaimForSignIn(context, outcome.account)
+  const tokens = context.providerTokens?.tokenClaimForSignIn(context, outcome.account)
   return redirect(destination, [...extra, ...(await sessionCookies(context, claims, browser, tokens)), ...bindingCookies])
 }

@@ -9,7 +9,8 @@ import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import { secretsOrEnv } from "../jwt/secrets.js"
 import type { Adapter, AdapterSession, AdapterUser } from "../oauth/adapter.js"
-import { settleRefreshCoordinator, type RefreshCoordinator, type RefreshProviderTokensOptions } from "../oauth/refresh-coordinator.js"
+import type { RefreshCoordinator, RefreshProviderTokensOptions } from "../oauth/refresh-types.js"
+import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
@@ -153,13 +154,14 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
      * Keep the provider's access token fresh: a session read (`auth()`, `/session`) refreshes it
      * shortly before it expires, one refresh in flight however many requests ask, and
      * `getAccessToken(request, providerId)` hands it to server code. `true`, or options (the skew,
-     * a shared store for several instances, which providers). Default off. See docs/provider-tokens.md.
+     * a shared store for several instances, which providers). Default off. Needs `providerTokens`
+     * from `latchkey/provider-tokens`. See docs/provider-tokens.md.
      */
     refreshProviderTokens?: boolean | RefreshProviderTokensOptions
   }
   /**
    * Sign-out at the provider too (OpenID Connect RP-initiated logout), and token revocation.
-   * See docs/provider-tokens.md.
+   * Needs `providerTokens` from `latchkey/provider-tokens`. See docs/provider-tokens.md.
    */
   signOut?: {
     /** `POST /signout` also ends the provider session unless the form says `federated=false`. Default false. */
@@ -221,6 +223,13 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    * do not bundle it. See docs/passkeys.md.
    */
   webauthn?: WebAuthnCeremony
+  /**
+   * Provider tokens kept with the session, from `latchkey/provider-tokens`:
+   * `import { providerTokens } from "latchkey/provider-tokens"`. Needed by
+   * `session.refreshProviderTokens`, `getAccessToken` and `signOut`, and by nothing else, so apps
+   * that keep no provider tokens do not bundle it. See docs/provider-tokens.md.
+   */
+  providerTokens?: ProviderTokensEngine
 }
 
 /** The settled configuration, shared by every request. */
@@ -246,6 +255,8 @@ export interface SettledConfig {
   redirectProxy: RedirectProxy | undefined
   /** With `session.refreshProviderTokens`: what refreshes provider tokens, one refresh in flight. */
   refresher: RefreshCoordinator | undefined
+  /** The app's `providerTokens`, when an option keeps provider tokens; undefined otherwise, so nothing is asked of it. */
+  providerTokens: ProviderTokensEngine | undefined
 }
 
 const DAY = 24 * 60 * 60
@@ -285,8 +296,23 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     logger,
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
-    refresher: settleRefreshCoordinator(config.session?.refreshProviderTokens, { secret, http: { fetch: config.fetch, timeout: config.timeout }, logger }),
+    ...settleProviderTokens(config, secret, logger),
   }
+}
+
+const ADD_PROVIDER_TOKENS = 'add `import { providerTokens } from "latchkey/provider-tokens"` and pass it to createAuth: createAuth({ providers, providerTokens, ... }).'
+
+/**
+ * The provider-token options, settled: the refresher, and the engine the handler calls. An option
+ * that keeps provider tokens without the engine is refused, saying what to import.
+ */
+function settleProviderTokens(config: AuthConfig, secret: string[], logger: Required<LoggerInstance>): Pick<SettledConfig, "refresher" | "providerTokens"> {
+  const refresh = config.session?.refreshProviderTokens
+  const option = refresh !== undefined && refresh !== false ? "session.refreshProviderTokens" : config.signOut !== undefined ? "signOut" : undefined
+  if (option === undefined) return { refresher: undefined, providerTokens: undefined }
+  const engine = config.providerTokens
+  if (!engine) throw new InvalidOptionError("providerTokens", `${option} keeps the provider's tokens with the session, which needs latchkey/provider-tokens: ${ADD_PROVIDER_TOKENS}`)
+  return { refresher: engine.settleRefresher(refresh, { secret, http: { fetch: config.fetch, timeout: config.timeout }, logger }), providerTokens: engine }
 }
 
 /**

@@ -139,3 +139,10 @@ export function sessionTokenOfContext(context: CookieContext & { request: Reques
 }
 
 export { requestCookies, setCookieHeaders }
+
+/** Set-Cookie values that remove the token cookie, when the request carries one (else none: nothing to clear). */
+export function clearTokenCookie(context: CookieContext & { request: Request }): string[] {
+  const { name, options } = cookieSpec(context, "providerTokens")
+  if (!context.request.headers.get("cookie")?.includes(name)) return []
+  return setCookieHeaders({ name, value: null, options, request: context.request })
+}

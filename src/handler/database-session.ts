@@ -19,7 +19,6 @@ import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../oauth/adapter.js"
 import type { Session } from "../types.js"
-import { freshenUserAccounts } from "./account-tokens.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, requestCookies, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { cookieToken } from "./csrf.js"
@@ -169,10 +168,10 @@ export async function databaseSessionFor(context: RequestContext, found: Databas
 
 /**
  * {@link databaseSessionFor} after the user's provider tokens are freshened, with
- * `session.refreshProviderTokens` on (see account-tokens.ts); the same call without it.
+ * `session.refreshProviderTokens` on (see provider-tokens/account-tokens.ts); the same call without it.
  */
 export async function freshDatabaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session> {
-  const { ended } = await freshenUserAccounts(context, found.user.id)
+  const ended = context.providerTokens ? (await context.providerTokens.freshenUserAccounts(context, found.user.id)).ended : false
   return databaseSessionFor(context, found, ended)
 }
 

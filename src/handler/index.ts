@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { InvalidProviderError, LatchkeyError } from "../errors.js"
+import { InvalidOptionError, InvalidProviderError, LatchkeyError } from "../errors.js"
 import { requireAdapterMethods } from "../oauth/adapter.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
@@ -28,7 +28,6 @@ import { html, json, redirect, text } from "./response.js"
 import { applyJwtCallback, BROWSER_CLAIM, clearSessionCookies, currentSession, keepBinding, readFreshClaims, sessionCookies, sessionFor } from "./session.js"
 import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
-import { checkAccountTokenMethods } from "./account-tokens.js"
 import { checkAtStartup } from "./startup.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
 
@@ -68,15 +67,17 @@ export interface Auth<S extends Session = Session> extends AccountApi {
    * The provider access token of the request's session, fresh: refreshed first when it expires
    * within the skew (one refresh in flight, however many requests ask), for server code that calls
    * the provider's API. Null when the session has no token for `providerId`, or the provider
-   * refused the refresh. Needs `session.refreshProviderTokens`; sets no cookie, like `auth`.
+   * refused the refresh. Needs `session.refreshProviderTokens` and `providerTokens` (from
+   * `latchkey/provider-tokens`); sets no cookie, like `auth`.
    *
    * Exported from `latchkey` (on what `createAuth` returns).
    *
    * @example
    * ```ts
    * import { createAuth } from "latchkey"
+   * import { providerTokens } from "latchkey/provider-tokens"
    * import Google from "latchkey/providers/google"
-   * export const { handler, auth, getAccessToken } = createAuth({ providers: [Google], session: { refreshProviderTokens: true } })
+   * export const { handler, auth, getAccessToken } = createAuth({ providers: [Google], providerTokens, session: { refreshProviderTokens: true } })
    * // in a route:
    * const token = await getAccessToken(request, "google")
    * if (token) await fetch("https://www.googleapis.com/calendar/v3/users/me/calendarList", { headers: { authorization: `Bearer ${token}` } })
@@ -229,7 +230,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session>(con
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
   const startupProviders = checkAtStartup(settled)
   requireAdapterMethods(config.adapter, startupProviders)
-  checkAccountTokenMethods(settled)
+  settled.providerTokens?.checkAtStartup(settled)
   // With AUTH_URL pinned, the start-up resolution is the one every request needs.
   if (settled.pinnedUrl) providersByOrigin.set(settled.pinnedUrl.origin, startupProviders)
 
@@ -322,9 +323,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session>(con
     const url = new URL(request.url)
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
+    if (!settled.providerTokens) throw new InvalidOptionError("session.refreshProviderTokens", `getAccessToken needs session.refreshProviderTokens, with providerTokens from latchkey/provider-tokens: without them, provider tokens are not kept in the session.`)
     const context = contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, startupProviders)
-    // Loaded on first use: apps that never ask for provider tokens do not ship the code.
-    return (await import("./access-token.js")).accessTokenOf(context, providerId)
+    return settled.providerTokens.accessTokenOf(context, providerId)
   }
 
   async function authFromCookies(request: Request): Promise<CookieSession> {

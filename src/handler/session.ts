@@ -12,16 +12,25 @@ import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
+import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { cookieToken, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
-import { claimText, clearTokenCookie, freshTokenClaim, keptTokens, tokenCookies, TOKENS_CLAIM, withPublicTokens, type FreshClaim, type HeldTokens, type TokenClaim } from "./provider-tokens.js"
+import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "../provider-tokens/types.js"
 
 /**
  * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
  * by the handler, whatever the `jwt` callback returns.
  */
 export const BROWSER_CLAIM = "latchkey.browser"
+
+/**
+ * The reserved claim that says which provider's tokens the session keeps, and when they are due
+ * (written and read by `latchkey/provider-tokens`; see its jwt-session.ts).
+ */
+export const TOKENS_CLAIM = "latchkey.tokens"
+
+/** What a session write keeps when the app keeps no provider tokens. */
+const NO_TOKENS: KeptTokens = { claim: undefined }
 
 /** The claims a new session starts with: `{ name, email, picture, sub }`. */
 export function defaultClaims(user: User): JWT {
@@ -39,7 +48,7 @@ function sessionCookieName(context: RequestContext): string {
  * Encodes claims into Set-Cookie values for the session cookie. `browser` is the binding to keep:
  * the one the session already had, or a new sign-in's (see {@link bindToBrowser}). `tokens` is the
  * provider tokens to keep: their claim goes in the session, their set in the token cookie written
- * after it, bound to the token just encoded (see provider-tokens.ts); whatever the claims say under
+ * after it, bound to the token just encoded (see provider-tokens/jwt-session.ts); whatever the claims say under
  * either reserved name is replaced.
  */
 export async function sessionCookies(context: RequestContext, claims: JWT, browser: unknown, tokens?: HeldTokens): Promise<string[]> {
@@ -48,11 +57,13 @@ export async function sessionCookies(context: RequestContext, claims: JWT, brows
   const token = { ...claims }
   if (typeof browser === "string") token[BROWSER_CLAIM] = browser
   else delete token[BROWSER_CLAIM]
-  const kept = await keptTokens(context, tokens)
-  setTokenClaim(token, kept.claim)
+  const engine = context.providerTokens
+  const kept = engine ? await engine.keptTokens(context, tokens) : NO_TOKENS
+  setTokenClaim(context, token, kept.claim)
   const params = { token, secret, salt: name, maxAge: sessionMaxAge }
   const encoded = config.jwt?.encode ? await config.jwt.encode(params) : await encodeToken(params)
-  return [...setCookieHeaders({ name, value: encoded, options, request: context.request }), ...(await tokenCookies(context, kept, encoded))]
+  const tokenCookies = engine ? await engine.tokenCookies(context, kept, encoded) : clearTokenCookie(context)
+  return [...setCookieHeaders({ name, value: encoded, options, request: context.request }), ...tokenCookies]
 }
 
 /**
@@ -99,7 +110,7 @@ export async function readClaims(context: RequestContext): Promise<JWT | null> {
 
 /**
  * The claims after the `jwt` callback; null means the callback ended the session. The callback
- * sees the provider tokens claim as its object (see provider-tokens.ts). Without a callback the
+ * sees the provider tokens claim as its object (see provider-tokens/jwt-session.ts). Without a callback the
  * claims are passed on as read: the session callback and events get the same view when they run.
  */
 export async function applyJwtCallback(
@@ -107,26 +118,39 @@ export async function applyJwtCallback(
   params: { token: JWT; user?: User; account?: Account | null; profile?: Profile; isNewUser?: boolean; trigger: "signIn" | "signUp" | "update" | "session"; session?: unknown }
 ): Promise<JWT | null> {
   const callback = context.config.callbacks?.jwt
-  return callback ? await callback({ ...params, token: withPublicTokens(params.token) }) : params.token
+  return callback ? await callback({ ...params, token: publicClaims(context, params.token) }) : params.token
+}
+
+/**
+ * What callbacks and events see of a session's claims: the provider tokens claim as its object
+ * (see provider-tokens/jwt-session.ts). Without provider tokens, a claim left from when they were
+ * kept is not shown.
+ */
+export function publicClaims(context: RequestContext, claims: JWT): JWT {
+  if (context.providerTokens) return context.providerTokens.withPublicTokens(claims)
+  if (!(TOKENS_CLAIM in claims)) return claims
+  const { [TOKENS_CLAIM]: _left, ...rest } = claims
+  return rest
 }
 
 /**
  * The session token's claims with the provider's access token freshened when it is due (see
- * provider-tokens.ts), and the provider tokens claim to keep; null when there is no session.
+ * provider-tokens/jwt-session.ts), and the provider tokens claim to keep; null when there is no session.
  */
 export async function readFreshClaims(context: RequestContext): Promise<{ claims: JWT; tokens: FreshClaim } | null> {
   const claims = await readClaims(context)
   if (!claims) return null
-  const tokens = await freshTokenClaim(context, claims)
+  // Without provider tokens, a claim left from when they were kept is dropped at the next write.
+  const tokens = context.providerTokens ? await context.providerTokens.freshTokenClaim(context, claims) : { claim: undefined, changed: TOKENS_CLAIM in claims }
   if (!tokens.changed) return { claims, tokens }
   const updated = { ...claims }
-  setTokenClaim(updated, tokens.claim)
+  setTokenClaim(context, updated, tokens.claim)
   return { claims: updated, tokens }
 }
 
 /** Puts the provider tokens claim, as its text, on claims being built, or removes it when there is none to keep. */
-function setTokenClaim(claims: JWT, claim: TokenClaim | undefined): void {
-  if (claim) claims[TOKENS_CLAIM] = claimText(claim)
+function setTokenClaim(context: RequestContext, claims: JWT, claim: TokenClaim | undefined): void {
+  if (claim && context.providerTokens) claims[TOKENS_CLAIM] = context.providerTokens.claimText(claim)
   else delete claims[TOKENS_CLAIM]
 }
 
@@ -136,7 +160,7 @@ export async function sessionFor(context: RequestContext, claims: JWT, tokens?: 
   const session: Session = { user: { name: claims.name ?? null, email: claims.email ?? null, image: claims.picture ?? null }, expires }
   if (tokens?.error) session.error = tokens.error
   const callback = context.config.callbacks?.session
-  const shaped = callback ? await callback({ session, token: withPublicTokens(claims) }) : session
+  const shaped = callback ? await callback({ session, token: publicClaims(context, claims) }) : session
   // The app decides what to do about a refused refresh token; it cannot miss that it happened.
   return tokens?.error && shaped && typeof shaped === "object" ? { ...shaped, error: tokens.error } : shaped
 }
@@ -157,7 +181,7 @@ export async function currentSession(context: RequestContext): Promise<{ session
   const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM], tokens)), ...(await keepBinding(context, claims))] : []
   const token = slides ? { ...shaped, exp: Math.floor(Date.now() / 1000) + context.sessionMaxAge } : shaped
   const session = await sessionFor(context, token, tokens.claim)
-  await fireEvent(context, "session", { session, token: withPublicTokens(token) })
+  await fireEvent(context, "session", { session, token: publicClaims(context, token) })
   return { session, cookies }
 }
 

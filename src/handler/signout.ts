@@ -7,14 +7,13 @@
  * the provider. A provider without an end-session endpoint signs out here only (logged at debug).
  * With `signOut.revokeTokens`, the provider's refresh token (else access token) is revoked first,
  * where the provider can; a failure is logged and sign-out goes on. The provider side lives in
- * federated-signout.ts, loaded only by an app that configured it.
+ * `latchkey/provider-tokens` (its federated-signout.ts), which every `signOut` option needs.
  */
 import { fireEvent, type RequestContext } from "./config.js"
 import { endDatabaseSession } from "./database-session.js"
-import { withPublicTokens } from "./provider-tokens.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
-import { clearSessionCookies, readClaims } from "./session.js"
+import { clearSessionCookies, publicClaims, readClaims } from "./session.js"
 
 /** Whether this sign-out goes to the provider: the form's `federated`, else `signOut.federated`. */
 function isFederated(context: RequestContext, form: URLSearchParams): boolean {
@@ -28,12 +27,13 @@ export async function signOut(context: RequestContext, form: URLSearchParams): P
   const destination = await safeRedirect(context, form.get("callbackUrl"))
   const federated = isFederated(context, form)
   const revokes = context.config.signOut?.revokeTokens === true
-  const endUrl = federated || revokes ? await (await import("./federated-signout.js")).providerSignOut(context, form, destination, federated, revokes) : undefined
+  const engine = context.providerTokens
+  const endUrl = engine && (federated || revokes) ? await engine.providerSignOut(context, form, destination, federated, revokes) : undefined
   let cookies: string[]
   if (context.sessionStrategy === "database") cookies = await endDatabaseSession(context)
   else {
     const claims = await readClaims(context)
-    await fireEvent(context, "signOut", { token: claims && withPublicTokens(claims) })
+    await fireEvent(context, "signOut", { token: claims && publicClaims(context, claims) })
     cookies = clearSessionCookies(context)
   }
   return redirect(endUrl ?? destination, cookies)

@@ -49,8 +49,10 @@ const MAX_MEMORY_ENTRIES = 10_000
  * ```ts
  * import { createAuth } from "latchkey"
  * import { memoryRefreshStore } from "latchkey/oauth"
+ * import { providerTokens } from "latchkey/provider-tokens"
  * export const { handler, auth, getAccessToken } = createAuth({
  *   providers,
+ *   providerTokens,
  *   session: { refreshProviderTokens: { store: memoryRefreshStore() } }, // what the default does
  * })
  * ```

@@ -33,8 +33,9 @@ export interface ProviderTokens {
  * ```ts
  * import { createAuth } from "latchkey"
  * import type { RefreshProviderTokensOptions } from "latchkey/oauth"
+ * import { providerTokens } from "latchkey/provider-tokens"
  * const refreshProviderTokens: RefreshProviderTokensOptions = { skew: 120, providers: ["google"] }
- * export const { handler, auth, getAccessToken } = createAuth({ providers, session: { refreshProviderTokens } })
+ * export const { handler, auth, getAccessToken } = createAuth({ providers, providerTokens, session: { refreshProviderTokens } })
  * ```
  */
 export interface RefreshProviderTokensOptions {

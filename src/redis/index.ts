@@ -40,11 +40,13 @@ const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return red
  * ```ts
  * import Redis from "ioredis"
  * import { createAuth } from "latchkey"
+ * import { providerTokens } from "latchkey/provider-tokens"
  * import { redisRefreshStore } from "latchkey/redis"
  * import Google from "latchkey/providers/google"
  * const redis = new Redis(process.env.REDIS_URL!)
  * export const { handler, auth, getAccessToken } = createAuth({
  *   providers: [Google],
+ *   providerTokens,
  *   session: { refreshProviderTokens: { store: redisRefreshStore(redis) } },
  * })
  * // node-redis works the same: redisRefreshStore(await createClient({ url }).connect())

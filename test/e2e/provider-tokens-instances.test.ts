@@ -12,6 +12,7 @@ import Redis from "ioredis"
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { ORIGIN, SECRET } from "../security/support.js"
 import { probeRedis, refreshingProvider, requestFrom, signedIn } from "../tokens/support.js"
+import { providerTokens } from "../../src/provider-tokens/index.js"
 
 const idp = refreshingProvider()
 
@@ -70,7 +71,7 @@ describe.skipIf(skip !== undefined)("two app processes sharing Redis", () => {
   })
 
   it("make exactly one refresh at the provider, and both see the new token", async () => {
-    const { browser } = await signedIn(idp(), { session: { refreshProviderTokens: true } })
+    const { browser } = await signedIn(idp(), { providerTokens, session: { refreshProviderTokens: true } })
     const cookie = requestFrom(browser).headers.get("cookie")!
     const env = { ISSUER: idp().server.issuer, COOKIE: cookie, PREFIX: prefix, SECRET, ORIGIN }
     const instances = await Promise.all([startInstance(script, env), startInstance(script, env)])

@@ -3,7 +3,8 @@
 // name (the object form a callback might return, a number, text that is not a whole expiry) is no
 // claim, so a read neither refreshes nor opens a token cookie for it.
 import { describe, expect, it } from "vitest"
-import { claimText, tokenClaimOf, withPublicTokens, type TokenClaim } from "../../src/handler/provider-tokens.js"
+import { claimText, tokenClaimOf, withPublicTokens } from "../../src/provider-tokens/jwt-session.js"
+import type { TokenClaim } from "../../src/provider-tokens/types.js"
 
 const read = (value: unknown) => tokenClaimOf({ "latchkey.tokens": value } as never)
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { redisRefreshStore } from "../../src/redis/index.js"
 import { secureApp } from "../security/support.js"
 import { probeRedis, refreshingProvider, requestFrom, signedIn } from "./support.js"
+import { providerTokens } from "../../src/provider-tokens/index.js"
 
 const idp = refreshingProvider()
 
@@ -79,8 +80,8 @@ describe.skipIf(skip !== undefined)("redisRefreshStore on a real Redis", () => {
 
   it("two app instances sharing it make one refresh for 2 × 25 concurrent reads, and both see the new token", async () => {
     const store = () => ({ refreshProviderTokens: { store: redisRefreshStore(redis, { prefix }) } })
-    const { site, browser } = await signedIn(idp(), { session: store() })
-    const other = secureApp({ providers: [idp().provider()], session: store() })
+    const { site, browser } = await signedIn(idp(), { providerTokens, session: store() })
+    const other = secureApp({ providers: [idp().provider()], providerTokens, session: store() })
     const request = requestFrom(browser)
     const grants = idp().refreshGrants()
     const reads = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? site : other).getAccessToken(request.clone(), "corp")))

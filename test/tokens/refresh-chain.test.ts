@@ -6,12 +6,13 @@
 // would revoke the grant.
 import { describe, expect, it } from "vitest"
 import { refreshingProvider, requestFrom, signedIn } from "./support.js"
+import { providerTokens } from "../../src/provider-tokens/index.js"
 
 const idp = refreshingProvider({ shortRefreshes: 1 })
 
 describe("a stale cookie two refreshes behind", () => {
   it("follows the chain of remembered refreshes, refreshing only its last link, and never replays a rotated refresh token", async () => {
-    const { site, browser } = await signedIn(idp(), { session: { refreshProviderTokens: true } })
+    const { site, browser } = await signedIn(idp(), { providerTokens, session: { refreshProviderTokens: true } })
     const stale = requestFrom(browser)
     const first = await site.getAccessToken(stale.clone(), "corp")
     expect(idp().refreshGrants()).toBe(1)

@@ -8,10 +8,11 @@ import { describe, expect, it } from "vitest"
 import { DEFAULT_ACCOUNT } from "../servers/oidc-provider.js"
 import { csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp } from "../security/support.js"
 import { refreshingProvider, requestFrom, sealedClaims, sealedTokens, sessionRead, sessionTokenHash, signedIn, TOKEN_COOKIE, tokensSetBy } from "./support.js"
+import { providerTokens } from "../../src/provider-tokens/index.js"
 
 const MALLORY = { sub: "user-2", email: "mallory@example.com", name: "Mallory", picture: "https://example.com/mallory.png" }
 const idp = refreshingProvider({ accounts: [DEFAULT_ACCOUNT, MALLORY] })
-const ON = { session: { refreshProviderTokens: true } }
+const ON = { providerTokens, session: { refreshProviderTokens: true } }
 
 /** The browser's cookie header with `name` replaced by `value` (or removed when undefined). */
 function withCookie(request: Request, name: string, value: string | undefined): Request {

@@ -7,10 +7,10 @@ import { authorizationServer } from "../oauth/discovery.js"
 import type { ProviderTokens } from "../oauth/refresh-types.js"
 import { revokeToken } from "../oauth/tokens.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import type { RequestContext } from "./config.js"
-import { readDatabaseSession } from "./database-session.js"
-import { oauthProviderOf, openTokenCookie, tokenClaimOf } from "./provider-tokens.js"
-import { readClaims } from "./session.js"
+import type { RequestContext } from "../handler/config.js"
+import { readDatabaseSession } from "../handler/database-session.js"
+import { oauthProviderOf, openTokenCookie, tokenClaimOf } from "./jwt-session.js"
+import { readClaims } from "../handler/session.js"
 
 /** The provider a session signed in with, and the tokens kept for it. */
 interface ProviderSession {

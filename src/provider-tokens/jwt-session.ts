@@ -24,43 +24,16 @@ import { encode } from "../jwt/encode.js"
 import type { ProviderTokens } from "../oauth/refresh-types.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
-import type { RequestContext, SettledConfig } from "./config.js"
-import { cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
-import { constantTimeEqual, sha256 } from "./digest.js"
-
-/** The reserved claim that says which provider's tokens the session has, and when they are due. */
-export const TOKENS_CLAIM = "latchkey.tokens"
-
-/** The session claim, as callbacks see it: the provider, the access token's expiry, and `error` once a refresh was refused. */
-export interface TokenClaim {
-  provider: string
-  /** Seconds since the epoch; present only for a provider whose tokens are refreshed. */
-  expires_at?: number
-  error?: "RefreshTokenError"
-}
-
-/** A session's provider tokens as a request holds them: the claim, and the token set once it is opened. */
-export interface HeldTokens {
-  claim?: TokenClaim
-  /** Opened from the token cookie, refreshed, or a sign-in's; undefined while still sealed. */
-  tokens?: ProviderTokens
-}
-
-/** A read's provider tokens, and whether the session must be re-issued to keep them. */
-export interface FreshClaim extends HeldTokens {
-  changed: boolean
-}
+import type { RequestContext, SettledConfig } from "../handler/config.js"
+import { TOKENS_CLAIM } from "../handler/session.js"
+import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "../handler/cookies.js"
+import { constantTimeEqual, sha256 } from "../handler/digest.js"
+import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "./types.js"
 
 /** What the token cookie seals: the token set, its provider, and the SHA-256 of the session token it was written with. */
 interface SealedTokens extends ProviderTokens {
   provider?: unknown
   session?: unknown
-}
-
-/** A session's kept tokens on their way into a write: the claim to seal in it, and the set for the token cookie. */
-export interface KeptTokens {
-  claim: TokenClaim | undefined
-  set?: ProviderTokens
 }
 
 /** What the claim's text says after the refused refresh in place of an expiry. */
@@ -174,13 +147,6 @@ export async function openTokenCookie(context: RequestContext, claim: TokenClaim
     return undefined
   }
   return tokenFields(sealed)
-}
-
-/** Set-Cookie values that remove the token cookie, when the request carries one (else none: nothing to clear). */
-export function clearTokenCookie(context: RequestContext): string[] {
-  const { name, options } = cookieSpec(context, "providerTokens")
-  if (!context.request.headers.get("cookie")?.includes(name)) return []
-  return setCookieHeaders({ name, value: null, options, request: context.request })
 }
 
 /**

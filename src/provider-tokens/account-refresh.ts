@@ -11,8 +11,8 @@ import { withAdapterMethods, type Adapter, type AdapterAccount } from "../oauth/
 import type { ProviderTokens, RefreshCoordinator } from "../oauth/refresh-types.js"
 import type { Account } from "../types.js"
 import { rememberUser } from "./account-token-memo.js"
-import type { RequestContext } from "./config.js"
-import { oauthProviderOf } from "./provider-tokens.js"
+import type { RequestContext } from "../handler/config.js"
+import { oauthProviderOf } from "./jwt-session.js"
 
 /** The least time between two looks at one user's accounts. */
 const RETRY_AFTER_MS = 5_000

@@ -18,7 +18,7 @@ import { MissingAdapterMethodError } from "../errors.js"
 import { withAdapterMethods } from "../oauth/adapter.js"
 import type { Account } from "../types.js"
 import { forgetUser, recallUser } from "./account-token-memo.js"
-import type { RequestContext, SettledConfig } from "./config.js"
+import type { RequestContext, SettledConfig } from "../handler/config.js"
 
 /**
  * Checked by `createAuth`: database sessions that refresh provider tokens need to list a user's

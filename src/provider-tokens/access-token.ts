@@ -5,11 +5,11 @@
  * it makes is remembered by the coordinator until a cookie-writing read re-issues the session.
  */
 import { InvalidOptionError } from "../errors.js"
-import type { RequestContext } from "./config.js"
+import type { RequestContext } from "../handler/config.js"
 import { freshAccountOf } from "./account-refresh.js"
-import { readDatabaseSession } from "./database-session.js"
-import { readFreshClaims } from "./session.js"
-import { openTokenCookie } from "./provider-tokens.js"
+import { readDatabaseSession } from "../handler/database-session.js"
+import { readFreshClaims } from "../handler/session.js"
+import { openTokenCookie } from "./jwt-session.js"
 
 /** An access token worth handing out: present, and not past its expiry. */
 function usable(token: string | null | undefined, expiresAt: unknown): string | null {
