@@ -90,9 +90,10 @@ it("every matrix entry has its quirks written down", () => {
 function contract(entry: MatrixEntry): void {
   const quirks = QUIRKS[entry.name] ?? CONTRACT
   let store: AdapterStore | undefined
+  // PGlite boots a WebAssembly Postgres: on a loaded 2-core machine that alone can pass the 10 s default.
   beforeAll(async () => {
     store = await entry.setup()
-  })
+  }, 60_000)
   afterAll(async () => {
     await store?.teardown()
   })
