@@ -48,8 +48,8 @@ function sessionCookieName(context: RequestContext): string {
  * Encodes claims into Set-Cookie values for the session cookie. `browser` is the binding to keep:
  * the one the session already had, or a new sign-in's (see {@link bindToBrowser}). `tokens` is the
  * provider tokens to keep: their claim goes in the session, their set in the token cookie written
- * after it, bound to the token just encoded (see provider-tokens/jwt-session.ts); whatever the claims say under
- * either reserved name is replaced.
+ * after it, bound to the token just encoded (see provider-tokens/jwt-session.ts); whatever the
+ * claims say under either reserved name is replaced.
  */
 export async function sessionCookies(context: RequestContext, claims: JWT, browser: unknown, tokens?: HeldTokens): Promise<string[]> {
   const { name, options } = cookieSpec(context, "sessionToken", context.sessionMaxAge)
@@ -110,8 +110,9 @@ export async function readClaims(context: RequestContext): Promise<JWT | null> {
 
 /**
  * The claims after the `jwt` callback; null means the callback ended the session. The callback
- * sees the provider tokens claim as its object (see provider-tokens/jwt-session.ts). Without a callback the
- * claims are passed on as read: the session callback and events get the same view when they run.
+ * sees the provider tokens claim as its object (see provider-tokens/jwt-session.ts). Without a
+ * callback the claims are passed on as read: the session callback and events get the same view
+ * when they run.
  */
 export async function applyJwtCallback(
   context: RequestContext,
