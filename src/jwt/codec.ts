@@ -7,7 +7,7 @@ import { InvalidTokenError, NoMatchingSecretError } from "../errors.js"
 import type { JWT } from "../types.js"
 import type { CryptoBackend, SealedParts } from "./backend/types.js"
 import { claimsToWrite, DEFAULT_MAX_AGE, readClaims } from "./claims.js"
-import { parseCompactJwe } from "./compact.js"
+import { parseCompactJwe, type ParsedJwe } from "./compact.js"
 import { KeyCache, type DerivedKey, type KeyScheme } from "./keys.js"
 import { checkSalt, secretList, type SecretInput } from "./secrets.js"
 
@@ -57,6 +57,12 @@ export interface Codec {
   encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string>
   decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null>
   decodeWith<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Promise<Payload | null>
+  /**
+   * `decodeWith` without a promise where none is needed: it answers at once when every key it
+   * uses is cached and the backend works inline (node:crypto), else a promise. What `decodeWith`
+   * rejects with, this throws or rejects with.
+   */
+  decodeNow<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Payload | null | Promise<Payload | null>
   /** Seals a plaintext claims string as-is; `iv` only for the differential tests. */
   seal(key: DerivedKey, plaintext: string, iv?: Uint8Array<ArrayBuffer>): Promise<string>
 }
@@ -91,25 +97,56 @@ export function createCodec(backend: CryptoBackend): Codec {
     return compact(key, sealed instanceof Promise ? await sealed : sealed)
   }
 
-  async function decodeWith<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Promise<Payload | null> {
+  function decodeNow<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Payload | null | Promise<Payload | null> {
     const { token, secret, salt } = params
     if (token === undefined || token === null || token === "") return null
     if (typeof token !== "string") throw new InvalidTokenError("malformed", "The token must be a string.")
     // One secret is the common case: it is tried without a list made for it.
     const secrets: readonly string[] = typeof secret === "string" && secret !== "" ? ONE_SECRET : secretList(secret)
     checkSalt(salt)
-    const jwe = parseCompactJwe(token)
-    for (let i = 0; i < secrets.length; i++) {
+    return openFrom<Payload>(scheme, parseCompactJwe(token), secret, secrets, salt, 0, undefined)
+  }
+
+  /**
+   * Tries the secrets from index `from` on, in order. It stays synchronous while each key is
+   * cached and the backend answers inline, and goes on in a promise at the first thing it must
+   * wait for (a key's first derivation, or WebCrypto), resuming this same loop where it stopped.
+   * `derived` is the key for secret `from`, when a promise just delivered it.
+   */
+  function openFrom<Payload>(
+    scheme: KeyScheme,
+    jwe: ParsedJwe,
+    secret: SecretInput,
+    secrets: readonly string[],
+    salt: string,
+    from: number,
+    derived: DerivedKey | undefined
+  ): Payload | Promise<Payload> {
+    for (let i = from; i < secrets.length; i++) {
       const candidate = secrets === ONE_SECRET ? (secret as string) : secrets[i]!
-      const key = keys.ready(scheme, jwe.enc, candidate, salt) ?? (await keys.get(scheme, jwe.enc, candidate, salt))
+      const key = (i === from ? derived : undefined) ?? keys.ready(scheme, jwe.enc, candidate, salt)
+      if (key === undefined) {
+        return keys.get(scheme, jwe.enc, candidate, salt).then((key) => openFrom<Payload>(scheme, jwe, secret, secrets, salt, i, key))
+      }
       // A kid names exactly one key; a token without one is tried against every secret.
       if (jwe.kid !== undefined && jwe.kid !== key.kid) continue
       const opened = backend.open(key.prepared, jwe.aad, jwe)
-      const plaintext = opened instanceof Promise ? await opened : opened
-      if (plaintext !== undefined) return readClaims<Payload>(decodeUtf8(plaintext))
-      if (jwe.kid !== undefined) throw new InvalidTokenError("decryption_failed", "The token failed its integrity check.")
+      if (opened instanceof Promise) {
+        return opened.then((plaintext) => {
+          if (plaintext !== undefined) return claimsOf<Payload>(plaintext)
+          throwIfKid(jwe)
+          return openFrom<Payload>(scheme, jwe, secret, secrets, salt, i + 1, undefined)
+        })
+      }
+      if (opened !== undefined) return claimsOf<Payload>(opened)
+      throwIfKid(jwe)
     }
     throw new NoMatchingSecretError()
+  }
+
+  async function decodeWith<Payload>(scheme: KeyScheme, params: JWTDecodeParams): Promise<Payload | null> {
+    const decoded = decodeNow<Payload>(scheme, params)
+    return decoded instanceof Promise ? await decoded : decoded
   }
 
   return {
@@ -118,8 +155,18 @@ export function createCodec(backend: CryptoBackend): Codec {
     encode,
     decode: (params) => decodeWith("authjs", params),
     decodeWith,
+    decodeNow,
     seal,
   }
+}
+
+/** A token with a kid that its key failed to open is refused: no other secret may be tried. */
+function throwIfKid(jwe: ParsedJwe): void {
+  if (jwe.kid !== undefined) throw new InvalidTokenError("decryption_failed", "The token failed its integrity check.")
+}
+
+function claimsOf<Payload>(plaintext: Uint8Array): Payload {
+  return readClaims<Payload>(decodeUtf8(plaintext))
 }
 
 function decodeUtf8(bytes: Uint8Array): string {

@@ -65,6 +65,7 @@ export function getNextAuthV4Token<Payload = JWT>(params: Omit<GetTokenParams<Pa
 export function getNextAuthV4Token<Payload = JWT>(params: Omit<GetTokenParams<Payload>, "decode" | "salt"> & { raw?: false }): Promise<Payload | null>
 export function getNextAuthV4Token<Payload = JWT>(params: Omit<GetTokenParams<Payload>, "decode" | "salt">): Promise<Payload | string | null> {
   return readSessionToken(params, [NEXT_AUTH_V4_SECURE_SESSION_COOKIE_NAME, NEXT_AUTH_V4_SESSION_COOKIE_NAME], (decodeParams) =>
-    decodeNextAuthV4<Payload>(decodeParams)
+    // As decodeNextAuthV4, without a promise when none is needed.
+    codec.decodeNow<Payload>("next-auth-v4", { token: decodeParams.token, secret: decodeParams.secret, salt: "" })
   )
 }

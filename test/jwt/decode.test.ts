@@ -1,6 +1,7 @@
 import { CompactEncrypt, EncryptJWT } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { InvalidOptionError, InvalidTokenError, MissingSecretError, NoMatchingSecretError, TokenExpiredError } from "../../src/errors.js"
+import type { JWTDecodeParams } from "../../src/jwt/codec.js"
 import { MAX_TOKEN_LENGTH } from "../../src/jwt/compact.js"
 import { deriveBytes } from "../../src/jwt/keys.js"
 import { backend, codec, OTHER_SECRET, PLAIN, SECRET, SECURE, tamperAt } from "./support.js"
@@ -221,5 +222,61 @@ describe(`decode (${backend.name})`, () => {
     codec.keys.clear()
     for (let i = 0; i < 200; i++) await codec.encode({ token: {}, secret: `${SECRET}-${i}`, salt: PLAIN })
     expect(codec.keys.size).toBeLessThanOrEqual(64)
+  })
+
+  // decodeNow is decodeWith without a promise where none is needed (getToken's path): it finishes
+  // at once with a cached key on node:crypto, and on a promise after a key's first derivation, on
+  // WebCrypto, and when a kid-less token goes on to the next secret. Every outcome must be the
+  // same on both paths: each case runs with a cold key cache and again with a warm one.
+  describe("decodeNow", () => {
+    async function outcome(run: () => unknown): Promise<unknown> {
+      try {
+        const claims = (await run()) as { sub?: string } | null
+        return claims === null ? null : { sub: claims.sub }
+      } catch (error) {
+        return { error: (error as Error).name, reason: (error as { reason?: string }).reason }
+      }
+    }
+
+    it("answers every kind of token the same, cold or cached, at once or on a promise", async () => {
+      const kidless = await new EncryptJWT({ sub: "kidless" })
+        .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512" })
+        .setExpirationTime("1h")
+        .encrypt(await deriveBytes("authjs", "A256CBC-HS512", SECRET, PLAIN))
+      const token = await codec.encode({ token: { sub: "1" }, secret: SECRET, salt: PLAIN })
+      const expired = await codec.seal(await codec.keys.get("authjs", "A256CBC-HS512", SECRET, PLAIN), '{"sub":"1","exp":1}')
+      const noSecret = { error: "NoMatchingSecretError", reason: undefined }
+      const cases: [JWTDecodeParams, unknown][] = [
+        [{ token, secret: SECRET, salt: PLAIN }, { sub: "1" }],
+        [{ token, secret: [OTHER_SECRET, SECRET], salt: PLAIN }, { sub: "1" }],
+        [{ token, secret: OTHER_SECRET, salt: PLAIN }, noSecret],
+        [{ token, secret: SECRET, salt: SECURE }, noSecret],
+        // A kid names one key: when it fails, no other secret is tried.
+        [{ token: tamperAt(token, token.length - 5), secret: [SECRET, OTHER_SECRET], salt: PLAIN }, { error: "InvalidTokenError", reason: "decryption_failed" }],
+        [{ token: expired, secret: SECRET, salt: PLAIN }, { error: "TokenExpiredError", reason: undefined }],
+        [{ token: kidless, secret: [OTHER_SECRET, SECRET], salt: PLAIN }, { sub: "kidless" }],
+        [{ token: kidless, secret: [OTHER_SECRET, `${OTHER_SECRET}-2`], salt: PLAIN }, noSecret],
+        [{ token: tamperAt(kidless, kidless.length - 5), secret: [SECRET, OTHER_SECRET], salt: PLAIN }, noSecret],
+        [{ token: "not.a.token", secret: SECRET, salt: PLAIN }, { error: "InvalidTokenError", reason: "malformed" }],
+        [{ token: "", secret: SECRET, salt: PLAIN }, null],
+        [{ token, secret: [], salt: PLAIN }, { error: "MissingSecretError", reason: undefined }],
+      ]
+      for (const cold of [true, false]) {
+        for (const [params, expected] of cases) {
+          if (cold) codec.keys.clear()
+          expect(await outcome(() => codec.decodeNow("authjs", params))).toEqual(expected)
+          if (cold) codec.keys.clear()
+          expect(await outcome(() => codec.decodeWith("authjs", params))).toEqual(expected)
+        }
+      }
+    })
+
+    it("answers without a promise on node:crypto once the key is cached", async () => {
+      const token = await codec.encode({ token: { sub: "1" }, secret: SECRET, salt: PLAIN })
+      await codec.decode({ token, secret: SECRET, salt: PLAIN })
+      const answer = codec.decodeNow("authjs", { token, secret: SECRET, salt: PLAIN })
+      if (backend.name === "node") expect(answer).toMatchObject({ sub: "1" })
+      else expect(answer).toBeInstanceOf(Promise)
+    })
   })
 })
