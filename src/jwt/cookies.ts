@@ -188,6 +188,34 @@ function recordedName(header: string, start: number, end: number, name: string):
   return chunkIndex(candidate, name) !== undefined ? candidate : undefined
 }
 
+/** The value `cookie` reads from `header[start, end)`: space and tab trimmed, percent-decoded. */
+function cookieValue(header: string, start: number, end: number): string {
+  while (start < end && isSpaceOrTab(header.charCodeAt(start))) start++
+  while (end > start && isSpaceOrTab(header.charCodeAt(end - 1))) end--
+  return decodeValue(header.slice(start, end))
+}
+
+/**
+ * The token when the header holds it the way a browser sends one session: `name=value` at `at`,
+ * the first place `name` occurs, as the header's first pair or right after `;` or `; `, and `name`
+ * nowhere after that pair. The single-pass reader below then reads this pair alone, as a whole
+ * cookie, so its value is the answer; it is left to read the header when this answers undefined
+ * (another shape, or an empty value), so undefined here never means "no token".
+ */
+export function loneTokenCookie(header: string, name: string, at: number): string | undefined {
+  const equals = at + name.length
+  if (header.charCodeAt(equals) !== 61 /* = */) return undefined
+  if (at !== 0) {
+    const before = header.charCodeAt(at - 1)
+    if (before !== 59 /* ; */ && !(before === 32 /* space */ && header.charCodeAt(at - 2) === 59)) return undefined
+  }
+  let end = header.indexOf(";", equals)
+  if (end === -1) end = header.length
+  if (header.indexOf(name, end) !== -1) return undefined
+  const value = cookieValue(header, equals + 1, end)
+  return value === "" ? undefined : value
+}
+
 /**
  * The token stored under `name` in a `Cookie` header: exactly what
  * `readChunkedCookie(parseCookieHeader(header), name)` answers, and throws what it throws, without
@@ -202,6 +230,8 @@ export function readTokenCookie(header: string | null, name: string): string | u
   if (!isTokenName(name)) return readChunkedCookie(parseCookieHeader(header), name)
   let at = header.indexOf(name)
   if (at === -1) return undefined
+  const lone = loneTokenCookie(header, name, at)
+  if (lone !== undefined) return lone
   let sentTwice = false
   let relevantNames: string[] | undefined
   let whole: string | undefined
@@ -228,15 +258,11 @@ export function readTokenCookie(header: string | null, name: string): string | u
         const key = keyLength === name.length ? name : header.slice(keyStart, keyEnd)
         const index = key === name ? undefined : chunkIndex(key, name)
         if (key === name || index !== undefined) {
-          let valueStart = equals + 1
-          let valueEnd = end
-          while (valueStart < valueEnd && isSpaceOrTab(header.charCodeAt(valueStart))) valueStart++
-          while (valueEnd > valueStart && isSpaceOrTab(header.charCodeAt(valueEnd - 1))) valueEnd--
           if (index === undefined) {
-            whole ??= decodeValue(header.slice(valueStart, valueEnd))
+            whole ??= cookieValue(header, equals + 1, end)
           } else if (!chunkIndexes?.includes(index)) {
             ;(chunkIndexes ??= []).push(index)
-            ;(chunkValues ??= []).push(decodeValue(header.slice(valueStart, valueEnd)))
+            ;(chunkValues ??= []).push(cookieValue(header, equals + 1, end))
           }
         }
       }

@@ -4,7 +4,7 @@
 // chunk sets the security suite attacks with.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { parseCookieHeader, readChunkedCookie, readTokenCookie } from "../../src/jwt/cookies.js"
+import { loneTokenCookie, parseCookieHeader, readChunkedCookie, readTokenCookie } from "../../src/jwt/cookies.js"
 import { PLAIN, SECURE } from "./support.js"
 
 type Outcome = { token: string | undefined } | { error: string }
@@ -73,6 +73,32 @@ describe("readTokenCookie", () => {
     // Both kinds of outcome were exercised, not only "no token".
     expect(seen.tokens).toBeGreaterThan(0)
     expect(seen.errors).toBeGreaterThan(0)
+  })
+
+  // loneTokenCookie answers for the header a browser sends with one session in it, and leaves every
+  // other header to the single-pass reader. Headers shaped like a browser's, "; "-joined, with
+  // the name repeated, chunked, inside another value or next to look-alikes: whenever it answers,
+  // the general reader must answer the same token, and it must answer often enough to be tested.
+  it("loneTokenCookie answers only what readChunkedCookie(parseCookieHeader(…)) answers", () => {
+    const names = [PLAIN, PLAIN, PLAIN, SECURE, `${PLAIN}.0`, `${PLAIN}.1`, `x${PLAIN}`, `${PLAIN}x`, `x ${PLAIN}`, "theme", "_ga"]
+    const value = fc.array(fc.constantFrom("abc", "eyJ.x_-", "%41", "%zz", " ", "\t", '"', "=", PLAIN, ` ${PLAIN}=v`, `;${PLAIN}=v`, "é", ""), { maxLength: 4 }).map((pieces) => pieces.join(""))
+    const pair = fc.tuple(fc.constantFrom(...names), fc.constantFrom("=", "=", " =", ""), value).map(([name, equals, text]) => `${name}${equals}${text}`)
+    const header = fc.tuple(fc.array(pair, { minLength: 1, maxLength: 5 }), fc.constantFrom("; ", ";", ";  ", " ; ", "; \t")).map(([pairs, separator]) => pairs.join(separator))
+    let answered = 0
+    fc.assert(
+      fc.property(header, fc.constantFrom(PLAIN, SECURE), (text, name) => {
+        const at = text.indexOf(name)
+        const lone = at === -1 ? undefined : loneTokenCookie(text, name, at)
+        const [fast, general] = bothReaders(text, name)
+        expect(fast).toEqual(general)
+        if (lone !== undefined) {
+          answered++
+          expect(general).toEqual({ token: lone })
+        }
+      }),
+      { numRuns: 5000 }
+    )
+    expect(answered).toBeGreaterThan(100)
   })
 
   it("reads names that are not cookie tokens the general way", () => {
