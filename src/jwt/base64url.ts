@@ -15,6 +15,15 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/
 export function isCanonicalBase64url(text: string): boolean {
   const tail = text.length % 4
   if (tail === 1 || !BASE64URL.test(text)) return false
+  return hasZeroTailBits(text)
+}
+
+/**
+ * For text already known to be of the base64url alphabet, with a possible length: whether the
+ * bits of its last character that carry no data are zero.
+ */
+export function hasZeroTailBits(text: string): boolean {
+  const tail = text.length % 4
   if (tail === 0) return true
   const last = VALUES[text.charCodeAt(text.length - 1)]!
   // 2 leftover chars carry 12 bits for 8 of data, 3 carry 18 for 16: the rest must be zero.
