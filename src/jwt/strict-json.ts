@@ -11,6 +11,7 @@ export const AMBIGUOUS: unique symbol = Symbol("latchkey.ambiguousJson")
 const QUOTE = 34
 const BACKSLASH = 92
 const COLON = 58
+const OPEN_BRACE = 123
 const PROTO = "__proto__"
 /** What {@link countKeys} answers when a key is written with an escape. */
 const ESCAPED_KEY = -2
@@ -97,7 +98,19 @@ export function parseStrictJson(text: string): unknown {
   if (written === -1) return AMBIGUOUS
   if (written === ESCAPED_KEY) return hasAmbiguousKeys(text) ? AMBIGUOUS : JSON.parse(text)
   const value: unknown = JSON.parse(text)
-  return written === 0 || countParsedKeys(value) === written ? value : AMBIGUOUS
+  return written === 0 || parsedKeyCount(value, text) === written ? value : AMBIGUOUS
+}
+
+/**
+ * {@link countParsedKeys} of `value`, parsed from `text`. When the text's only `{` is its first
+ * character (none even inside a string), `value` is one object and nothing in it is another (an
+ * array holds keys only through objects in it), so its own keys are all there are: counted
+ * without reading a value, which (the keys differing from token to token) would be a megamorphic
+ * lookup per key.
+ */
+function parsedKeyCount(value: unknown, text: string): number {
+  if (text.charCodeAt(0) === OPEN_BRACE && text.indexOf("{", 1) === -1) return Object.keys(value as object).length
+  return countParsedKeys(value)
 }
 
 /**

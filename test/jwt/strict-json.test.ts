@@ -108,6 +108,30 @@ describe("parseStrictJson", () => {
     expect(ambiguous).toBeGreaterThan(0)
   })
 
+  // Claims are usually one flat object, whose keys parseStrictJson counts without reading its
+  // values. Flat objects, objects with nested values, and strings holding braces and brackets:
+  // the shortcut must answer what the reference answers, and see the nesting it must not skip.
+  it("agrees with hasAmbiguousKeys on flat claims-like objects and nested ones", () => {
+    const flatKey = fc.constantFrom("sub", "name", "iat", "exp", "a", "1", "__proto__", "\\u0061")
+    const member = fc.constantFrom("1", "null", '"a"', '"{"', '"["', '"}]"', '"{\\"a\\":1}"', "true", "{}", "[]", '{"a":1}', '[{"a":1}]', '{"a":1,"a":2}', '[{"a":1,"a":2}]')
+    const flat = fc
+      .array(fc.tuple(flatKey, member), { maxLength: 6 })
+      .map((members) => `{${members.map(([key, value]) => `"${key}":${value}`).join(",")}}`)
+    const seen = { ambiguous: 0, clear: 0 }
+    fc.assert(
+      fc.property(flat, (text) => {
+        const expected = hasAmbiguousKeys(text)
+        seen[expected ? "ambiguous" : "clear"]++
+        const parsed = parseStrictJson(text)
+        expect(parsed === AMBIGUOUS).toBe(expected)
+        if (!expected) expect(parsed).toEqual(JSON.parse(text))
+      }),
+      { numRuns: 2000 }
+    )
+    expect(seen.ambiguous).toBeGreaterThan(0)
+    expect(seen.clear).toBeGreaterThan(0)
+  })
+
   // Regression: on Node 24, after a few hundred parses of such text, JSON.parse read
   // {"q\"":1,"q\"":[]} as the two keys q" and q\, so counting the parsed keys missed the duplicate.
   it("refuses a duplicate escaped key after JSON.parse has warmed up on escaped keys", () => {
