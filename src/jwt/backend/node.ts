@@ -46,8 +46,13 @@ function freshIv(length: number): Buffer {
   return IV_POOL.subarray(ivPoolOffset - length, ivPoolOffset)
 }
 
-/** Scratch for the AL block: `update` copies it, so one buffer serves every call. */
+/**
+ * Scratch for the AL block: `update` copies it, so one buffer serves every call. It holds the AL of
+ * an AAD of `alLength` characters (all zero bytes: 0 to start) and is rewritten only when the
+ * length changes, which with one key's headers it never does.
+ */
 const AL = Buffer.alloc(8)
+let alLength = 0
 /** Scratch for a CBC token's IV and tag, checked by the parser to be exactly 16 and 32 bytes. */
 const IV_SCRATCH = Buffer.alloc(16)
 const TAG_SCRATCH = Buffer.alloc(CBC_TAG_LENGTH)
@@ -58,9 +63,12 @@ const TAG_SCRATCH = Buffer.alloc(CBC_TAG_LENGTH)
  * it natively, without a Buffer made for it.
  */
 function cbcTag(mac: KeyObject, aad: string, iv: Uint8Array, ciphertext: Uint8Array | string): Buffer {
-  const bits = aad.length * 8
-  AL.writeUInt32BE(Math.floor(bits / 0x1_0000_0000), 0)
-  AL.writeUInt32BE(bits >>> 0, 4)
+  if (aad.length !== alLength) {
+    const bits = aad.length * 8
+    AL.writeUInt32BE(Math.floor(bits / 0x1_0000_0000), 0)
+    AL.writeUInt32BE(bits >>> 0, 4)
+    alLength = aad.length
+  }
   const hmac = createHmac("sha512", mac).update(aad, "latin1").update(iv)
   if (typeof ciphertext === "string") hmac.update(ciphertext, "base64url")
   else hmac.update(ciphertext)
