@@ -84,14 +84,16 @@ export function readClaims<Payload>(json: string): Payload {
     throw new InvalidTokenError("invalid_claims", "The claims set is not JSON.")
   }
   if (claims === AMBIGUOUS) throw new InvalidTokenError("invalid_claims", "The claims set has duplicate or __proto__ keys.")
-  if (!isPlainObject(claims) || Array.isArray(claims)) {
+  // JSON.parse makes only plain objects, so an object that is not an array is one.
+  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) {
     throw new InvalidTokenError("invalid_claims", "The claims set is not a JSON object.")
   }
+  const record = claims as Record<string, unknown>
   const now = nowInSeconds()
-  numericDate(claims, "iat", false)
-  const nbf = numericDate(claims, "nbf", false)
+  numericDate(record, "iat", false)
+  const nbf = numericDate(record, "nbf", false)
   if (nbf !== undefined && nbf > now + CLOCK_TOLERANCE) throw new InvalidTokenError("not_yet_valid", "The token is not valid yet.")
-  const exp = numericDate(claims, "exp", true)!
+  const exp = numericDate(record, "exp", true)!
   if (exp <= now - CLOCK_TOLERANCE) throw new TokenExpiredError(exp)
   return claims as Payload
 }
