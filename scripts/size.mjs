@@ -22,7 +22,9 @@ const ENTRIES = [
   // one-pass token parse, the key cache's last-entry slot) and the error classes other subpaths
   // added to errors.ts. The 4 KB target is not yet met.
   // 8.6 → 8.9 KB: the exact duplicate-key scanner is back for text with escaped keys (Node 24 JSON.parse bug).
-  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 8.9 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
+  // 8.9 → 9.2 KB: getToken to 0.91 of the raw limit (issue 18: the synchronous decode path, the one-cookie
+  // header read, the flat-object key count) measured 9.0 KB.
+  { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 9.2 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
   { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 1 * KB, peer: `export { default } from "@auth/core/providers/github"` },
   // Budgeted at what it measured when first reported (27.9 KB), plus 10%.
   // Raised from 30.7 KB on purpose: the security hardening and OIDC conformance (JWKS re-fetch on
