@@ -171,7 +171,8 @@ export async function databaseSessionFor(context: RequestContext, found: Databas
  * `session.refreshProviderTokens` on (see provider-tokens/account-tokens.ts); the same call without it.
  */
 export async function freshDatabaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session> {
-  const ended = context.providerTokens ? (await context.providerTokens.freshenUserAccounts(context, found.user.id)).ended : false
+  const fresh = context.providerTokens?.freshenUserAccounts(context, found.user.id)
+  const ended = fresh instanceof Promise ? (await fresh).ended : (fresh?.ended ?? false)
   return databaseSessionFor(context, found, ended)
 }
 

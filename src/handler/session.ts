@@ -142,7 +142,8 @@ export async function readFreshClaims(context: RequestContext): Promise<{ claims
   const claims = await readClaims(context)
   if (!claims) return null
   // Without provider tokens, a claim left from when they were kept is dropped at the next write.
-  const tokens = context.providerTokens ? await context.providerTokens.freshTokenClaim(context, claims) : { claim: undefined, changed: TOKENS_CLAIM in claims }
+  const fresh = context.providerTokens ? context.providerTokens.freshTokenClaim(context, claims) : { claim: undefined, changed: TOKENS_CLAIM in claims }
+  const tokens = fresh instanceof Promise ? await fresh : fresh
   if (!tokens.changed) return { claims, tokens }
   const updated = { ...claims }
   setTokenClaim(context, updated, tokens.claim)

@@ -39,12 +39,13 @@ export function checkAccountTokenMethods(settled: SettledConfig): void {
  * of them was refused (`RefreshTokenError`). Nothing due, and checked within `skew` seconds: no
  * query, and nothing loaded.
  */
-export async function freshenUserAccounts(context: RequestContext, userId: string): Promise<{ ended: boolean }> {
+export function freshenUserAccounts(context: RequestContext, userId: string): { ended: boolean } | Promise<{ ended: boolean }> {
   const refresher = context.refresher
   if (!refresher) return { ended: false }
   const known = recallUser(refresher, userId)
+  // Answered from the memo without a promise: the caller awaits only what is one.
   if (known) return { ended: known.ended }
-  return (await import("./account-refresh.js")).checkUserAccounts(context, userId)
+  return import("./account-refresh.js").then(({ checkUserAccounts }) => checkUserAccounts(context, userId))
 }
 
 /** Forgets what is known of a user's accounts: a sign-in may have linked or renewed one. */

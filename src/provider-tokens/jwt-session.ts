@@ -21,7 +21,7 @@
  */
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
-import type { ProviderTokens } from "../oauth/refresh-types.js"
+import type { ProviderTokens, RefreshCoordinator } from "../oauth/refresh-types.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
 import type { RequestContext, SettledConfig } from "../handler/config.js"
@@ -184,16 +184,22 @@ export async function tokenCookies(context: RequestContext, kept: KeptTokens, se
  * does not match ends as no tokens. With the feature off, a claim left from when it was on is
  * dropped, and a session without one is untouched.
  */
-export async function freshTokenClaim(context: RequestContext, claims: JWT): Promise<FreshClaim> {
+export function freshTokenClaim(context: RequestContext, claims: JWT): FreshClaim | Promise<FreshClaim> {
   const present = TOKENS_CLAIM in claims
   if (!keepsProviderTokens(context)) return { claim: undefined, changed: present }
   const claim = tokenClaimOf(claims)
   if (!claim) return { claim: undefined, changed: present }
   const refresher = context.refresher
-  // The path every read takes: one comparison of expires_at with the clock, no token cookie.
+  // The path every read takes: one comparison of expires_at with the clock, no token cookie, and
+  // no promise (the caller awaits only what is one).
   if (!refresher || claim.error || !refresher.covers(claim.provider) || !refresher.isDue(claim)) return { claim, changed: false }
   const provider = oauthProviderOf(context, claim.provider)
   if (!provider) return { claim, changed: false }
+  return refreshedClaim(context, claim, refresher, provider)
+}
+
+/** {@link freshTokenClaim} for a claim that is due: the token cookie opened, and the tokens refreshed. */
+async function refreshedClaim(context: RequestContext, claim: TokenClaim, refresher: RefreshCoordinator, provider: ResolvedOAuthProvider): Promise<FreshClaim> {
   const tokens = await openTokenCookie(context, claim)
   // Nothing to refresh: stop looking, and let the next write drop the claim's expiry.
   if (!tokens) return { claim: { provider: claim.provider }, changed: true }

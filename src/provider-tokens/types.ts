@@ -72,8 +72,8 @@ export interface ProviderTokensEngine {
   settleRefresher(option: boolean | RefreshProviderTokensOptions | undefined, context: { secret: string[]; http: HttpOptions; logger: Required<LoggerInstance> }): RefreshCoordinator | undefined
   /** At `createAuth`: what the adapter must offer for the configuration. */
   checkAtStartup(settled: SettledConfig): void
-  /** A JWT session read: the claim, with the access token refreshed when it is due. */
-  freshTokenClaim(context: RequestContext, claims: JWT): Promise<FreshClaim>
+  /** A JWT session read: the claim, with the access token refreshed when it is due (a promise only then). */
+  freshTokenClaim(context: RequestContext, claims: JWT): FreshClaim | Promise<FreshClaim>
   /** A JWT session write: what it keeps. */
   keptTokens(context: RequestContext, held: HeldTokens | undefined): Promise<KeptTokens>
   /** The claim's text in the session token. */
@@ -86,8 +86,8 @@ export interface ProviderTokensEngine {
   tokenClaimForSignIn(context: RequestContext, account: Account): HeldTokens | undefined
   /** A database session's sign-in: the account row gets the newer tokens. */
   storeSignInTokens(context: RequestContext, userId: string, account: Account, isNewAccount: boolean): Promise<void>
-  /** A database session read: the user's due tokens refreshed; whether one was refused. */
-  freshenUserAccounts(context: RequestContext, userId: string): Promise<{ ended: boolean }>
+  /** A database session read: the user's due tokens refreshed; whether one was refused (a promise only when the rows are read). */
+  freshenUserAccounts(context: RequestContext, userId: string): { ended: boolean } | Promise<{ ended: boolean }>
   /** `getAccessToken`. */
   accessTokenOf(context: RequestContext, providerId: string): Promise<string | null>
   /** `POST /signout`'s provider side: the end-session URL to go to, if any. */
