@@ -138,11 +138,11 @@ export function sessionTokenOfContext(context: CookieContext & { request: Reques
   return sessionTokenOf(context.request, cookieName(context, "sessionToken"))
 }
 
-export { requestCookies, setCookieHeaders }
-
 /** Set-Cookie values that remove the token cookie, when the request carries one (else none: nothing to clear). */
 export function clearTokenCookie(context: CookieContext & { request: Request }): string[] {
   const { name, options } = cookieSpec(context, "providerTokens")
   if (!context.request.headers.get("cookie")?.includes(name)) return []
   return setCookieHeaders({ name, value: null, options, request: context.request })
 }
+
+export { requestCookies, setCookieHeaders }

@@ -42,14 +42,6 @@ const ENDED = "!"
 const STRING_FIELDS = ["access_token", "refresh_token", "token_type", "scope", "id_token"] as const
 
 /**
- * Whether the app keeps anything of the provider's tokens in sessions: with the refresh switch,
- * or with any `signOut` option (federated sign-out must know the provider).
- */
-export function keepsProviderTokens(settled: Pick<SettledConfig, "refresher" | "config">): boolean {
-  return settled.refresher !== undefined || settled.config.signOut !== undefined
-}
-
-/**
  * The claim as the session stores it: `<expires_at>:<provider>`, `:<provider>` when no expiry is
  * kept, `!:<provider>` once a refresh was refused. The first colon ends the head, so a provider id
  * may hold colons of its own.
@@ -95,9 +87,13 @@ function kept(settled: Pick<SettledConfig, "refresher" | "config">, provider: st
   return Object.keys(set).length > 0 ? set : undefined
 }
 
-/** What a new sign-in's session keeps, or undefined when nothing is kept (the default). */
-export function tokenClaimForSignIn(settled: Pick<SettledConfig, "refresher" | "config">, account: Account): HeldTokens | undefined {
-  if (!keepsProviderTokens(settled) || (account.type !== "oauth" && account.type !== "oidc")) return undefined
+/**
+ * What a new sign-in's session keeps, or undefined for a sign-in without provider tokens. The
+ * handler calls this engine only when an option keeps provider tokens (see settleProviderTokens in
+ * handler/config.ts), so whether the app keeps any is never asked here again.
+ */
+export function tokenClaimForSignIn(_context: RequestContext, account: Account): HeldTokens | undefined {
+  if (account.type !== "oauth" && account.type !== "oidc") return undefined
   return { claim: { provider: account.provider }, tokens: tokenFields(account) }
 }
 
@@ -155,7 +151,7 @@ export async function openTokenCookie(context: RequestContext, claim: TokenClaim
  */
 export async function keptTokens(context: RequestContext, held: HeldTokens | undefined): Promise<KeptTokens> {
   const claim = held?.claim
-  if (!claim || !keepsProviderTokens(context)) return { claim: undefined }
+  if (!claim) return { claim: undefined }
   if (claim.error) return { claim: { provider: claim.provider, error: claim.error } }
   const opened = held.tokens ?? (await openTokenCookie(context, claim))
   const set = opened && kept(context, claim.provider, opened)
@@ -181,14 +177,12 @@ export async function tokenCookies(context: RequestContext, kept: KeptTokens, se
  * The provider tokens of a decoded session with the access token fresh: the token cookie is opened
  * only when the claim says the access token is due, then refreshed through the coordinator, or
  * ended with `error` when the provider refused the refresh token. A due claim whose token cookie
- * does not match ends as no tokens. With the feature off, a claim left from when it was on is
- * dropped, and a session without one is untouched.
+ * does not match ends as no tokens, and a malformed claim is dropped. (With the feature off, the
+ * handler drops a leftover claim itself: see readFreshClaims in handler/session.ts.)
  */
 export function freshTokenClaim(context: RequestContext, claims: JWT): FreshClaim | Promise<FreshClaim> {
-  const present = TOKENS_CLAIM in claims
-  if (!keepsProviderTokens(context)) return { claim: undefined, changed: present }
   const claim = tokenClaimOf(claims)
-  if (!claim) return { claim: undefined, changed: present }
+  if (!claim) return { claim: undefined, changed: TOKENS_CLAIM in claims }
   const refresher = context.refresher
   // The path every read takes: one comparison of expires_at with the clock, no token cookie, and
   // no promise (the caller awaits only what is one).
