@@ -88,3 +88,42 @@ describe("a callback-url cookie planted by a sibling subdomain", () => {
     expect(url.href).toBe(`${ORIGIN}/inbox`)
   })
 })
+
+describe("the redirect proxy allowlist's `*` stays within one DNS label", () => {
+  const STABLE = "https://auth.example.com"
+  const ALLOWLIST = ["https://*.preview.example.com", "https://app-*.example"]
+  const silent = { error: () => {}, warn: () => {} }
+  const proxy = { redirectProxyUrl: `${STABLE}/auth`, redirectProxyOrigins: ALLOWLIST, logger: silent }
+
+  /** A state sealed for `origin` with the shared secret, as any deployment reached under that Host would seal it. */
+  const stateFor = (origin: string) => encode({ token: { origin }, secret: SECRET, salt: "authjs.redirect-proxy-state", maxAge: 900 })
+
+  it.each(["https://pr-1.x.preview.example.com", "https://app-x.evil.example"])("the proxy does not forward a code to %s", async (origin) => {
+    const stable = createAuth({ providers: [corp()], secret: SECRET, env: { AUTH_URL: `${STABLE}/auth` }, ...proxy })
+    const response = await stable.handler(new Request(`${STABLE}/auth/callback/corp?code=victims-code&state=${await stateFor(origin)}`))
+    const location = new URL(response.headers.get("location")!)
+    expect(location.origin).toBe(STABLE)
+    expect(location.searchParams.get("error")).toBe("Configuration")
+    expect(response.headers.get("location")).not.toContain("victims-code")
+  })
+
+  it("while one label in the `*` is forwarded (the control)", async () => {
+    const stable = createAuth({ providers: [corp()], secret: SECRET, env: { AUTH_URL: `${STABLE}/auth` }, ...proxy })
+    for (const origin of ["https://pr-1.preview.example.com", "https://app-x.example"]) {
+      const response = await stable.handler(new Request(`${STABLE}/auth/callback/corp?code=c&state=${await stateFor(origin)}`))
+      expect(new URL(response.headers.get("location")!).origin, origin).toBe(origin)
+    }
+  })
+
+  it.each(["https://pr-1.x.preview.example.com", "https://app-x.evil.example"])("a deployment reached as %s never starts a proxied sign-in", async (origin) => {
+    const preview = createAuth({ providers: [corp()], secret: SECRET, trustHost: true, env: {}, ...proxy })
+    const browser = new TestBrowser(undefined, (input, init) => preview.handler(new Request(String(input), init as RequestInit)))
+    const { response } = await browser.open(`${origin}/auth/csrf`)
+    const { csrfToken } = (await response.json()) as { csrfToken: string }
+    const cookie = [...browser.cookies(origin)].map(([name, value]) => `${name}=${value}`).join("; ")
+    const start = await preview.handler(new Request(`${origin}/auth/signin/corp`, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() }))
+    const location = new URL(start.headers.get("location")!)
+    expect(location.origin).toBe(origin)
+    expect(location.searchParams.get("error")).toBe("Configuration")
+  })
+})
