@@ -1,11 +1,13 @@
 // The provider-side checks a mutation run removed without any test noticing, each attacked through
 // createAuth().handler with a browser's cookie jar and a real oidc-provider (or the GitHub-like
-// OAuth 2.0 server): an instance issuer's discovery document naming another issuer, a required
+// OAuth 2.0 server): a configured issuer's discovery document naming another issuer, a required
 // RFC 9207 `iss` left off the callback, a nonce in an id_token nobody asked one of, check values
 // reused across sign-ins, and id_token algorithms outside the allowlist (HMAC above all).
 import { decodeJwt, SignJWT } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import Asgardeo from "../../src/providers/asgardeo.js"
+import Auth0 from "../../src/providers/auth0.js"
+import Authentik from "../../src/providers/authentik.js"
 import BeyondIdentity from "../../src/providers/beyondidentity.js"
 import Cognito from "../../src/providers/cognito.js"
 import Descope from "../../src/providers/descope.js"
@@ -18,7 +20,9 @@ import IdentityServer4 from "../../src/providers/identity-server4.js"
 import Keycloak from "../../src/providers/keycloak.js"
 import Kinde from "../../src/providers/kinde.js"
 import Logto from "../../src/providers/logto.js"
+import Okta from "../../src/providers/okta.js"
 import OneLogin from "../../src/providers/onelogin.js"
+import OryHydra from "../../src/providers/ory-hydra.js"
 import Passage from "../../src/providers/passage.js"
 import PingId from "../../src/providers/ping-id.js"
 import UnitedEffects from "../../src/providers/united-effects.js"
@@ -29,9 +33,12 @@ import { startGitHubLike, type GitHubLike } from "../servers/github-like.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { csrfOf, jarOf, ORIGIN, post, secureApp, sessionOf } from "../security/support.js"
 
-/** Every provider whose issuer is the instance URL the app configures (`quirks.instanceIssuer`). */
+/** Every provider whose issuer is the instance URL the app configures (`quirks.instanceIssuer`: a trailing slash is forgiven). */
 const INSTANCE_PROVIDERS = { asgardeo: Asgardeo, beyondidentity: BeyondIdentity, cognito: Cognito, descope: Descope, "duende-identity-server6": DuendeIdentityServer6, frontegg: Frontegg, fusionauth: FusionAuth, gitea: Gitea, gitlab: GitLab, "identity-server4": IdentityServer4, keycloak: Keycloak, kinde: Kinde, logto: Logto, onelogin: OneLogin, passage: Passage, "ping-id": PingId, "united-effects": UnitedEffects, zitadel: Zitadel }
-const IDS = ["corp", "custom", ...Object.keys(INSTANCE_PROVIDERS)]
+/** Providers whose issuer the app configures too, compared exactly. */
+const OPTION_ISSUER_PROVIDERS = { auth0: Auth0, authentik: Authentik, okta: Okta, hydra: OryHydra }
+const CONFIGURED_ISSUER_PROVIDERS = { ...INSTANCE_PROVIDERS, ...OPTION_ISSUER_PROVIDERS }
+const IDS = ["corp", "custom", ...Object.keys(CONFIGURED_ISSUER_PROVIDERS)]
 const CLIENT = { client_id: "app", client_secret: "app-secret", redirect_uris: IDS.map((id) => `${ORIGIN}/auth/callback/${id}`), grant_types: ["authorization_code"] }
 const ATTACKER = { sub: "attacker", email: "attacker@evil.example", name: "Attacker" }
 const OCTO = { id: 7, login: "octo", name: "Octo Cat", email: "octo@example.com", avatar_url: "https://example.com/octo.png", emails: [] }
@@ -66,7 +73,7 @@ function expectRefused(outcome: { url: URL; session: unknown }): void {
   expect(outcome.session).toBeNull()
 }
 
-describe("an instance issuer's discovery document that names another issuer", () => {
+describe("a configured issuer's discovery document that names another issuer", () => {
   const INSTANCE = "https://login.victim.example/tenant-a"
   const DISCOVERY = "/.well-known/openid-configuration"
 
@@ -83,14 +90,14 @@ describe("an instance issuer's discovery document that names another issuer", ()
       return fetch(input, init)
     }
 
-  it.each(Object.entries(INSTANCE_PROVIDERS))("%s refuses it, and no sign-in starts", async (id, factory) => {
+  it.each(Object.entries(CONFIGURED_ISSUER_PROVIDERS))("%s refuses it, and no sign-in starts", async (id, factory) => {
     const site = secureApp({ providers: [factory({ issuer: INSTANCE, clientId: "app", clientSecret: "app-secret" })], fetch: attackersDocumentFor(INSTANCE), logger: { error: () => {} } })
     const outcome = await signInThrough(site, id)
     expectRefused(outcome)
     expect(outcome.url.searchParams.get("error")).toBe("Configuration")
   })
 
-  it.each(Object.entries(INSTANCE_PROVIDERS))("%s configured with the attacker's own issuer signs in (the control)", async (id, factory) => {
+  it.each(Object.entries(CONFIGURED_ISSUER_PROVIDERS))("%s configured with the attacker's own issuer signs in (the control)", async (id, factory) => {
     const site = secureApp({ providers: [factory({ issuer: op.issuer, clientId: "app", clientSecret: "app-secret" })], fetch: attackersDocumentFor(op.issuer) })
     // Some records ask for no email scope (BeyondIdentity: openid alone), so a session is the proof.
     const { url, session } = await signInThrough(site, id)
