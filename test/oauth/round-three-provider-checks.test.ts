@@ -179,11 +179,13 @@ describe("an id_token carrying a nonce in a PKCE-only flow", () => {
 })
 
 describe("fresh state, nonce and PKCE values on every sign-in", () => {
-  /** The state, nonce and code_challenge of one sign-in start, read from the redirect to the provider. */
+  /** The state, nonce and code_challenge of one sign-in start in `browser`, read from the redirect to the provider. */
   async function startValues(site: ReturnType<typeof secureApp>, browser: TestBrowser): Promise<string[]> {
     const csrfToken = await csrfOf(browser)
     const cookie = Object.entries(jarOf(browser)).map(([name, value]) => `${name}=${value}`).join("; ")
     const response = await site.handler(new Request(`${ORIGIN}/auth/signin/corp`, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() }))
+    // The browser keeps this start's check cookies, so a later start in it sees them.
+    browser.acceptCookies(ORIGIN, response.headers.getSetCookie())
     const authorize = new URL(response.headers.get("location")!)
     expect(authorize.origin).toBe(op.issuer)
     return ["state", "nonce", "code_challenge"].map((name) => authorize.searchParams.get(name) ?? expect.fail(`no ${name}`))
@@ -193,6 +195,7 @@ describe("fresh state, nonce and PKCE values on every sign-in", () => {
     const site = secureApp({ providers: [corp({ checks: ["pkce", "state", "nonce"] })] })
     const first = site.browser()
     const values = [...(await startValues(site, first)), ...(await startValues(site, first)), ...(await startValues(site, site.browser()))]
+    expect(Object.keys(jarOf(first))).toEqual(expect.arrayContaining(["__Host-authjs.state", "__Host-authjs.nonce", "__Host-authjs.pkce.code_verifier"]))
     expect(values).toHaveLength(9)
     for (const value of values) expect(value.length).toBeGreaterThanOrEqual(43)
     expect(new Set(values).size).toBe(9)
