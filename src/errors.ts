@@ -604,6 +604,34 @@ export class MissingSessionProviderError extends LatchkeyError {
 }
 
 /**
+ * A latchkey feature needs a package the app has not installed: an optional peer dependency, kept
+ * out of every install that does not use the feature. `dependency` names the package and `install`
+ * the command that adds it; the message says both.
+ *
+ * @example
+ * ```ts
+ * import { MissingDependencyError } from "latchkey"
+ * // a passkey request without @simplewebauthn/server installed:
+ * // MissingDependencyError { dependency: "@simplewebauthn/server", install: "npm install @simplewebauthn/server" }
+ * const installLine = (error: unknown) => (error instanceof MissingDependencyError ? error.install : undefined)
+ * ```
+ */
+export class MissingDependencyError extends LatchkeyError {
+  override readonly code = "ERR_MISSING_DEPENDENCY"
+  /** The package to install. */
+  readonly dependency: string
+  /** The command that installs it. */
+  readonly install: string
+
+  constructor(feature: string, dependency: string, options?: { cause?: unknown }) {
+    const install = `npm install ${dependency}`
+    super(`${feature} needs ${dependency}, an optional peer dependency of latchkey that is not installed. Install it: ${install}`, options)
+    this.dependency = dependency
+    this.install = install
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example
@@ -635,6 +663,7 @@ export type KnownLatchkeyError =
   | LastSignInMethodError
   | WebAuthnError
   | MissingSessionProviderError
+  | MissingDependencyError
 
 /**
  * Every stable error code.

@@ -28,6 +28,7 @@ export {
   AdapterError,
   MissingAdapterMethodError,
   WebAuthnError,
+  MissingDependencyError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason } from "./errors.js"
 /**

@@ -2,7 +2,8 @@
  * From tokens to a profile, and from a profile to the user and account. The profile comes from the
  * provider's custom userinfo request when it has one, else from the id_token (OpenID Connect),
  * from the userinfo endpoint with its `sub` checked against the id_token's (`idToken: false`), or
- * from a GET to the userinfo endpoint (OAuth 2.0).
+ * from a GET to the userinfo endpoint (OAuth 2.0). A signed userinfo answer is worth its claims
+ * only once its signature verifies against the provider's published keys.
  */
 import * as oauth from "oauth4webapi"
 import { OAuthProfileError, OAuthProtocolError } from "../errors.js"
@@ -12,7 +13,7 @@ import type { FlowContext } from "./context.js"
 import { profileFetch } from "./fetch-json.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
 import { asymmetricAlgorithms, verifyWithProviderKeys } from "./jwks.js"
-import { jwsHeader } from "./jwt-parts.js"
+import { jwsHeader, unverifiedPayload } from "./jwt-parts.js"
 import { translateError } from "./translate-error.js"
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -53,13 +54,49 @@ async function verifySignedUserinfo(context: FlowContext, response: Response, jw
   await verifyWithProviderKeys({ provider: provider.id, server, jwksUri, response, alg: jwsHeader(jwt)?.alg, algorithms, refused }, options)
 }
 
-async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: string, options: HttpOptions): Promise<Profile> {
-  const { provider, server, client } = context
+/** Whether `issuer` is an URL on the origin (scheme, host and port) of `endpoint`. */
+function onOriginOf(issuer: unknown, endpoint: string | undefined): boolean {
+  if (typeof issuer !== "string" || endpoint === undefined) return false
   try {
-    const response = await oauth.userInfoRequest(server, client, tokens.access_token ?? "", requestOptions(server.userinfo_endpoint, options, provider.id))
+    return new URL(issuer).origin === new URL(endpoint).origin
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The userinfo answer and server metadata for a provider whose userinfo service issues its own
+ * JWT (`quirks.userinfoIssuedByEndpoint`, BankID Norway). A body that is a compact JWS is labelled
+ * `application/jwt` whatever its content type said, so it cannot skip the signed path. The `iss`
+ * expected of it is its own when that is an URL on the userinfo endpoint's origin, else the
+ * issuer's. With no userinfo algorithms advertised, the id_token's are allowed: the provider
+ * documents that the keys of its `jwks_uri` sign both. The signature is still checked below.
+ */
+async function endpointIssued(context: FlowContext, response: Response): Promise<{ response: Response; server: oauth.AuthorizationServer }> {
+  const { server } = context
+  const body = response.ok ? (await response.clone().text()).trim() : ""
+  if (jwsHeader(body) === undefined) return { response, server }
+  const headers = new Headers(response.headers)
+  headers.set("content-type", "application/jwt")
+  const iss = unverifiedPayload(body)?.iss
+  return {
+    response: new Response(body, { status: response.status, statusText: response.statusText, headers }),
+    server: {
+      ...server,
+      issuer: onOriginOf(iss, server.userinfo_endpoint) ? (iss as string) : server.issuer,
+      userinfo_signing_alg_values_supported: server.userinfo_signing_alg_values_supported ?? server.id_token_signing_alg_values_supported ?? ["RS256"],
+    },
+  }
+}
+
+async function userinfoProfile(context: FlowContext, tokens: TokenSet, subject: string, options: HttpOptions): Promise<Profile> {
+  const { provider, client } = context
+  try {
+    const requested = await oauth.userInfoRequest(context.server, client, tokens.access_token ?? "", requestOptions(context.server.userinfo_endpoint, options, provider.id))
+    const { response, server } = provider.quirks.userinfoIssuedByEndpoint ? await endpointIssued(context, requested) : { response: requested, server: context.server }
     const signed = response.ok && isSignedUserinfo(response) ? await response.clone().text() : undefined
     const profile = (await oauth.processUserInfoResponse(server, client, subject, response)) as Profile
-    if (signed !== undefined) await verifySignedUserinfo(context, response, signed, options)
+    if (signed !== undefined) await verifySignedUserinfo({ ...context, server }, response, signed, options)
     return profile
   } catch (error) {
     throw translateError(provider.id, error, "userinfo")

@@ -1,6 +1,5 @@
 import type { OIDCConfig, OIDCUserConfig } from "./types.js"
 import { oidcProvider } from "./core/define.js"
-import { decodeBase64url } from "../jwt/base64url.js"
 
 /**
  * The userinfo claims of the BankID OIDC Provider for the `openid profile` scopes (more with `email`, `phone`, `address`, `nnin_altsub`).
@@ -53,15 +52,6 @@ export interface BankIDNorwayUserConfig extends OIDCUserConfig<BankIDNorwayProfi
   environment?: "production" | "test"
 }
 
-/** The `userinfo_endpoint` of the issuer's discovery document. */
-async function discoveredUserinfo(issuer: string, fetch: typeof globalThis.fetch): Promise<string> {
-  const response = await fetch(`${issuer}/.well-known/openid-configuration`, { headers: { accept: "application/json" } })
-  const document: unknown = response.ok ? await response.json() : undefined
-  const endpoint = typeof document === "object" && document !== null && "userinfo_endpoint" in document ? document.userinfo_endpoint : undefined
-  if (typeof endpoint !== "string") throw new Error(`BankID discovery named no userinfo_endpoint (HTTP ${response.status}).`)
-  return endpoint
-}
-
 /**
  * Sign in with BankID Norway (the BankID OIDC Provider, OpenID Connect).
  *
@@ -72,10 +62,12 @@ async function discoveredUserinfo(issuer: string, fetch: typeof globalThis.fetch
  *
  * Quirks, handled for you: the profile comes from the userinfo endpoint that discovery names
  * (a `userinfo: { url }` still overrides it), whose `sub` is checked against the id_token's. That
- * endpoint is documented to answer with a signed JWT issued by
- * itself rather than the OIDC issuer, so its payload is read directly (a JSON answer works too);
- * its signature is not checked, as it comes straight from BankID over TLS. BankID has no profile pictures, so `image` is `null`,
- * and `email` needs the `email` scope and the user's consent.
+ * endpoint is a service of its own, documented to answer with a JWT it issues itself (its `iss`)
+ * for your client (its `aud`), signed with the keys of the issuer's `jwks_uri`: the flow verifies
+ * the signature, the audience, an `iss` on the userinfo endpoint's origin and the `sub` before it
+ * reads a claim, and refuses the sign-in otherwise (a plain JSON answer, as brokers send, works
+ * too). BankID has no profile pictures, so `image` is `null`, and `email` needs the `email` scope
+ * and the user's consent.
  *
  * Exported from `latchkey/providers/bankid-no` and `latchkey/providers`.
  * Docs: https://developer.bankid.no/bankid-oidc-provider/
@@ -97,18 +89,10 @@ export default function BankIDNorway(options: BankIDNorwayUserConfig = {}): OIDC
       issuer: `https://auth.${env}bankid.no/auth/realms/${env ? "current" : "prod"}`,
       idToken: false,
       authorization: { params: { scope: "openid profile" } },
-      // The userinfo endpoint is the one the openid-configuration names, not a fixed host:
-      // https://developer.bankid.no/bankid-oidc-provider/ and its discovery document
-      // (https://confluence.bankidnorge.no/confluence/plugins/viewsource/viewpagesrc.action?pageId=95103508).
-      userinfo: {
-        async request({ provider, tokens, fetch }) {
-          const url = provider.userinfo.url ?? (await discoveredUserinfo(provider.issuer!, fetch))
-          const response = await fetch(url, { headers: { authorization: `Bearer ${tokens.access_token}` } })
-          if (!response.ok) throw new Error(`BankID userinfo failed with HTTP ${response.status}.`)
-          const body = (await response.text()).trim()
-          return JSON.parse(body.startsWith("{") ? body : new TextDecoder().decode(decodeBase64url(body.split(".")[1]!)))
-        },
-      },
+      // The userinfo endpoint is the one the openid-configuration names, not a fixed host, and it
+      // signs its own JWT: https://developer.bankid.no/bankid-oidc-provider/api/openid-configuration
+      // and the TINFO userinfo page (iss: the userinfo service, aud: the client).
+      quirks: { userinfoIssuedByEndpoint: true },
       capabilities: { refresh: false, revocation: false },
       docs: "https://developer.bankid.no/bankid-oidc-provider/",
       style: { brandColor: "#39134C" },

@@ -336,6 +336,13 @@ export interface ProviderQuirks {
    * `expires_in` (Medium); read so that refreshes are timed right.
    */
   expiresAtMilliseconds?: boolean
+  /**
+   * The userinfo endpoint is a service of its own that answers with a JWT it issues itself, signed
+   * with the provider's published keys (BankID Norway). The flow verifies that JWT as any signed
+   * userinfo, accepting as its `iss` an URL on the userinfo endpoint's origin as well as the
+   * issuer, and reads a JWS body as a JWT whatever content type labels it.
+   */
+  userinfoIssuedByEndpoint?: boolean
 }
 
 /**

@@ -2,12 +2,12 @@
  * The ceremony on `@simplewebauthn/server`: it builds the options and verifies attestations and
  * assertions (CBOR, COSE keys, attestation statements, signatures). What stays here is the
  * translation: strings in and out, and its errors turned into one typed `WebAuthnError` whose
- * message names the failed rule without quoting the challenge or the response.
+ * message names the failed rule without quoting the challenge or the response. The library is an
+ * optional peer dependency, loaded by ./library.ts when a step first needs it.
  */
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
-import { isoBase64URL } from "@simplewebauthn/server/helpers"
 import { WebAuthnError } from "../errors.js"
+import { webauthnLibrary, type WebAuthnLibrary } from "./library.js"
 import type { CeremonyRelyingParty, RegisteredCredential, VerifiedAssertion, Verifier } from "./types.js"
 
 /** The rules a verification can fail, as they appear in the library's messages, each with our wording. */
@@ -38,9 +38,9 @@ function responseShape<T>(response: unknown): T {
   return response as T
 }
 
-function bytesOf(base64url: string, what: string): Uint8Array<ArrayBuffer> {
-  if (!isoBase64URL.isBase64URL(base64url)) throw new WebAuthnError("invalid_response", `The ${what} is not base64url.`)
-  return isoBase64URL.toBuffer(base64url) as Uint8Array<ArrayBuffer>
+function bytesOf({ helpers }: WebAuthnLibrary, base64url: string, what: string): Uint8Array<ArrayBuffer> {
+  if (!helpers.isoBase64URL.isBase64URL(base64url)) throw new WebAuthnError("invalid_response", `The ${what} is not base64url.`)
+  return helpers.isoBase64URL.toBuffer(base64url) as Uint8Array<ArrayBuffer>
 }
 
 function expected(rp: CeremonyRelyingParty) {
@@ -49,17 +49,20 @@ function expected(rp: CeremonyRelyingParty) {
 
 /** The ceremony's implementation; `script` is supplied by the entry that bundles it. */
 export function ceremony(script: string, scriptVersion: string): Verifier {
+  // Begun now, so the first passkey request does not wait for the import.
+  void webauthnLibrary()
   return {
     script,
     scriptVersion,
     async registrationOptions(params) {
-      const options = await generateRegistrationOptions({
+      const library = await webauthnLibrary()
+      const options = await library.server.generateRegistrationOptions({
         rpName: params.rp.name,
         rpID: params.rp.id,
         userName: params.userName,
         userDisplayName: params.userDisplayName,
-        userID: bytesOf(params.userHandle, "user handle"),
-        challenge: bytesOf(params.challenge, "challenge"),
+        userID: bytesOf(library, params.userHandle, "user handle"),
+        challenge: bytesOf(library, params.challenge, "challenge"),
         timeout: params.timeout,
         attestationType: "none",
         excludeCredentials: params.excludeCredentials,
@@ -70,10 +73,11 @@ export function ceremony(script: string, scriptVersion: string): Verifier {
     },
 
     async verifyRegistration({ rp, challenge, response, requireUserVerification }): Promise<RegisteredCredential> {
+      const { server, helpers } = await webauthnLibrary()
       const shaped = responseShape<RegistrationResponseJSON>(response)
       let result
       try {
-        result = await verifyRegistrationResponse({ response: shaped, expectedChallenge: challenge, ...expected(rp), requireUserVerification })
+        result = await server.verifyRegistrationResponse({ response: shaped, expectedChallenge: challenge, ...expected(rp), requireUserVerification })
       } catch (error) {
         throw verificationFailed("registration", error)
       }
@@ -81,7 +85,7 @@ export function ceremony(script: string, scriptVersion: string): Verifier {
       const { credential, credentialDeviceType, credentialBackedUp, userVerified } = result.registrationInfo
       return {
         id: credential.id,
-        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+        publicKey: helpers.isoBase64URL.fromBuffer(credential.publicKey),
         counter: credential.counter,
         transports: credential.transports ?? [],
         deviceType: credentialDeviceType,
@@ -91,9 +95,10 @@ export function ceremony(script: string, scriptVersion: string): Verifier {
     },
 
     async authenticationOptions(params) {
-      const options = await generateAuthenticationOptions({
+      const library = await webauthnLibrary()
+      const options = await library.server.generateAuthenticationOptions({
         rpID: params.rp.id,
-        challenge: bytesOf(params.challenge, "challenge"),
+        challenge: bytesOf(library, params.challenge, "challenge"),
         timeout: params.timeout,
         userVerification: params.userVerification,
       })
@@ -101,16 +106,17 @@ export function ceremony(script: string, scriptVersion: string): Verifier {
     },
 
     async verifyAuthentication({ rp, challenge, response, credential, requireUserVerification }): Promise<VerifiedAssertion> {
+      const library = await webauthnLibrary()
       const shaped = responseShape<AuthenticationResponseJSON>(response)
       if (shaped.id !== credential.id) throw new WebAuthnError("invalid_response", "The assertion names another credential than the one it is verified against.")
       let result
       try {
-        result = await verifyAuthenticationResponse({
+        result = await library.server.verifyAuthenticationResponse({
           response: shaped,
           expectedChallenge: challenge,
           ...expected(rp),
           // The counter is compared by the caller, which knows what to log and refuse; 0 turns the library's own check off.
-          credential: { id: credential.id, publicKey: bytesOf(credential.publicKey, "public key"), counter: 0, transports: credential.transports as never },
+          credential: { id: credential.id, publicKey: bytesOf(library, credential.publicKey, "public key"), counter: 0, transports: credential.transports as never },
           requireUserVerification,
         })
       } catch (error) {
