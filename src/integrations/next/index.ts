@@ -56,9 +56,16 @@ export interface NextAuthInstance<S extends Session = Session> extends Omit<Auth
  */
 const headers = async () => (await import("next/headers.js")).headers()
 const cookies = async () => (await import("next/headers.js")).cookies()
+const connection = async () => (await import("next/server.js")).connection()
 
-/** The request Next is handling, as latchkey reads it: its headers and its (possibly just written) cookies. */
+/**
+ * The request Next is handling, as latchkey reads it: its headers and its (possibly just written)
+ * cookies. First `connection()`: reading a session checks expiry times against the clock, which
+ * Cache Components allows only once the render is marked as per request (cookies alone may be
+ * read ahead of time, in a runtime prefetch). It also makes the caller dynamic without Cache Components.
+ */
 async function currentRequest(): Promise<Request> {
+  await connection()
   const incoming = new Headers(await headers())
   incoming.set("cookie", cookieHeader(await cookies()))
   return new Request(requestUrl(incoming), { headers: incoming })
@@ -121,7 +128,7 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session>(confi
   return {
     handler,
     handlers: { GET: handler, POST: handler },
-    // The request is read before anything else: under Cache Components that is what makes the caller dynamic.
+    // The request is read before anything else (see currentRequest).
     auth: async (request) => {
       const read = request ?? (await currentRequest())
       return instance().auth(read)
