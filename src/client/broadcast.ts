@@ -9,7 +9,7 @@
  * A sign-in the client did not make (an OAuth sign-in through a server action, a plain form post)
  * ends on a freshly loaded page, which has nothing to compare with: so the tabs remember, in
  * `localStorage`, a digest of the user they last knew. A page that starts with another user than
- * that (or none) tells the others.
+ * that (or none) reads the session again, and when the server confirms the change, tells the others.
  */
 
 /** Why the session changed. */
@@ -120,20 +120,32 @@ function digest(text: string): string {
   return (hash >>> 0).toString(16)
 }
 
+/** The digest remembered for `name`'s tabs, or undefined (none yet, or no storage). */
+function remembered(name: string): string | undefined {
+  try {
+    return storage()?.getItem(`${name}:user`) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `user` (the session's user as JSON, or `null`) is the one `name`'s tabs last knew; true where there is no storage. */
+export function isRememberedUser(name: string, user: string): boolean {
+  const known = remembered(name)
+  return known === undefined || known === digest(user)
+}
+
 /**
- * Remembers `user` (the session's user as JSON, or `null`) as the one the app's tabs on `name`
- * last knew; answers whether it differs from the one remembered before. False where there is no
- * storage: the tabs then learn on focus, as before.
+ * Remembers `user` as the one the app's tabs on `name` last knew; answers whether it differs from
+ * the one remembered before. False where there is no storage: the tabs then learn on focus.
  */
 export function rememberUser(name: string, user: string): boolean {
-  const store = storage()
-  if (!store) return false
-  const key = `${name}:user`
   const known = digest(user)
+  if (remembered(name) === known) return false
   try {
-    if (store.getItem(key) === known) return false
-    store.setItem(key, known)
-    return true
+    const store = storage()
+    store?.setItem(`${name}:user`, known)
+    return store !== undefined
   } catch {
     return false
   }
