@@ -129,10 +129,18 @@ function remembered(name: string): string | undefined {
   }
 }
 
-/** Whether `user` (the session's user as JSON, or `null`) is the one `name`'s tabs last knew; true where there is no storage. */
-export function isRememberedUser(name: string, user: string): boolean {
+/**
+ * Whether a page starting with `user` (the session's user as JSON, or `null`) starts with another
+ * one than `name`'s tabs last knew. When none is remembered yet (the first page), it is remembered
+ * now, and is no news. False where there is no storage.
+ */
+export function startsWithAnotherUser(name: string, user: string): boolean {
   const known = remembered(name)
-  return known === undefined || known === digest(user)
+  if (known === undefined) {
+    rememberUser(name, user)
+    return false
+  }
+  return known !== digest(user)
 }
 
 /**

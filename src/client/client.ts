@@ -5,7 +5,7 @@
  */
 import { InvalidOptionError } from "../errors.js"
 import type { Session } from "../types.js"
-import { announce, isRememberedUser, listen, rememberUser, type SessionTrigger } from "./broadcast.js"
+import { announce, listen, rememberUser, startsWithAnotherUser, type SessionTrigger } from "./broadcast.js"
 import { currentHref, navigate } from "./navigate.js"
 import { watchRefetchTriggers } from "./refetch.js"
 import { providersOf, redirectResult, sessionOf } from "./results.js"
@@ -180,7 +180,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
       // The page started with another user than the tabs last knew: news after a sign-in the
       // client did not make, or a render that a change in another tab overtook. The server decides.
       const { status, data } = store.get()
-      if (broadcasts && status !== "loading" && !isRememberedUser(channel, userOf(data))) void getSession()
+      if (broadcasts && status !== "loading" && startsWithAnotherUser(channel, userOf(data))) void getSession()
     }
     if (store.get().status === "loading") void getSession()
     return () => {

@@ -273,8 +273,8 @@ describe("latchkey/client against the handler", () => {
     vi.stubGlobal("localStorage", memoryStorage())
     try {
       const { pageFetch, page, auth } = clientApp({ providers: [credentials()] })
-      const watching = createAuthClient({ baseUrl: APP, fetch: pageFetch, refetchOnWindowFocus: false })
-      await stateWhere(watching, (state) => state.status === "unauthenticated")
+      // Another tab, rendered signed out by the server, as the first page of this browser.
+      const watching = createAuthClient({ baseUrl: APP, fetch: pageFetch, refetchOnWindowFocus: false, session: null })
       const stop = watching.subscribe(() => undefined)
       // The sign-in goes past every client (a form post, as a server action's), and a new page loads.
       await postForm(page.browser, "/auth/signin/credentials", { csrfToken: await csrf(page.browser), username: "ada", password: "right" })

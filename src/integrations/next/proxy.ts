@@ -124,7 +124,7 @@ async function readSession<S extends Session>(instance: ProxiedAuth<S>, request:
  * A path that starts with `//` (or `/\`) would read as another host (`//evil.example/x`), so the
  * leading slashes collapse into one.
  */
-export function callbackPath(url: URL): string {
+function callbackPath(url: URL): string {
   return `/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`
 }
 
