@@ -1,5 +1,5 @@
 // Next.js 16's proxy (middleware before it): signed-out visitors of /protected are sent to sign in
-// from the session cookie alone, before any page code runs.
+// before any page code runs (this app keeps JWT sessions, read from the cookie alone).
 import { proxy as latchkeyProxy } from "./auth"
 
 export const proxy = latchkeyProxy({

@@ -5,6 +5,11 @@
  * there is none) through a `localStorage` key whose `storage` event the other tabs receive; within
  * the page, directly. One channel per name serves every client in the page, so a message reaches
  * each client once.
+ *
+ * A sign-in the client did not make (an OAuth sign-in through a server action, a plain form post)
+ * ends on a freshly loaded page, which has nothing to compare with: so the tabs remember, in
+ * `localStorage`, a digest of the user they last knew. A page that starts with another user than
+ * that (or none) reads the session again, and when the server confirms the change, tells the others.
  */
 
 /** Why the session changed. */
@@ -106,4 +111,50 @@ function close(name: string, hub: Hub): void {
   hub.channel?.close()
   hub.stopStorage?.()
   if (hubs.get(name) === hub) hubs.delete(name)
+}
+
+/** A short digest of a text (FNV-1a, 32 bits): enough to see a change, and it keeps the user's details out of storage. */
+function digest(text: string): string {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
+  return (hash >>> 0).toString(16)
+}
+
+/** The digest remembered for `name`'s tabs, or undefined (none yet, or no storage). */
+function remembered(name: string): string | undefined {
+  try {
+    return storage()?.getItem(`${name}:user`) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a page starting with `user` (the session's user as JSON, or `null`) starts with another
+ * one than `name`'s tabs last knew. When none is remembered yet (the first page), it is remembered
+ * now, and is no news. False where there is no storage.
+ */
+export function startsWithAnotherUser(name: string, user: string): boolean {
+  const known = remembered(name)
+  if (known === undefined) {
+    rememberUser(name, user)
+    return false
+  }
+  return known !== digest(user)
+}
+
+/**
+ * Remembers `user` as the one the app's tabs on `name` last knew; answers whether it differs from
+ * the one remembered before. False where there is no storage: the tabs then learn on focus.
+ */
+export function rememberUser(name: string, user: string): boolean {
+  const known = digest(user)
+  if (remembered(name) === known) return false
+  try {
+    const store = storage()
+    store?.setItem(`${name}:user`, known)
+    return store !== undefined
+  } catch {
+    return false
+  }
 }

@@ -5,13 +5,13 @@
  */
 import { InvalidOptionError } from "../errors.js"
 import type { Session } from "../types.js"
-import { announce, listen, type SessionTrigger } from "./broadcast.js"
+import { announce, listen, rememberUser, startsWithAnotherUser, type SessionTrigger } from "./broadcast.js"
 import { currentHref, navigate } from "./navigate.js"
 import { watchRefetchTriggers } from "./refetch.js"
 import { providersOf, redirectResult, sessionOf } from "./results.js"
 import { createSessionStore } from "./store.js"
 import { createTransport } from "./transport.js"
-import type { AuthClient, AuthClientOptions, SignInOptions, SignInResult, SignOutOptions, SignOutResult } from "./types.js"
+import type { AuthClient, AuthClientOptions, SignInOptions, SignInResult, SignOutOptions, SignOutResult, SessionState } from "./types.js"
 
 function checkOptions(options: AuthClientOptions<Session>): string {
   const basePath = (options.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
@@ -32,6 +32,11 @@ function formFields(options: SignInOptions): Record<string, string> {
     fields[name] = String(value)
   }
   return fields
+}
+
+/** What the other tabs care about in a session: its user (or none). A slid expiry is no news. */
+function userOf(session: Session | null): string {
+  return JSON.stringify(session ? (session.user ?? {}) : null)
 }
 
 /**
@@ -72,7 +77,10 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
       const session = sessionOf<S>(outcome)
       if (inflight?.promise === promise) inflight = undefined
       if (session === undefined) return store.get().data // unreachable or not the handler: keep what is known
-      if (started === generation) store.set(session)
+      if (started === generation) {
+        store.set(session)
+        learned(session)
+      }
       return session
     })
     inflight = { generation, promise }
@@ -86,6 +94,18 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
 
   function tell(trigger: SessionTrigger): void {
     if (broadcasts) announce(channel, trigger, fromOtherClient)
+  }
+
+  /**
+   * The session as the server says it is. When its user is not the one the app's tabs last knew
+   * (a sign-in or sign-out this client did not make, such as an OAuth sign-in through a server
+   * action, landing on a fresh page), the other tabs read theirs again.
+   */
+  function learned(session: S | null, before?: SessionState<S>): void {
+    const remembered = broadcasts && rememberUser(channel, userOf(session))
+    // Where there is no storage to remember in, this client's own last state still tells a change.
+    const changedHere = before !== undefined && before.status !== "loading" && userOf(before.data) !== userOf(session)
+    if (remembered || changedHere) tell("session")
   }
 
   // Another tab, or another client in this page, changed the session: read it again.
@@ -121,6 +141,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     changed()
     // The answer cleared the cookies: signed out, with no need to ask.
     store.set(null)
+    if (broadcasts) rememberUser(channel, userOf(null))
     tell("signout")
     if (redirect) navigate(result.url!)
     return result
@@ -139,6 +160,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     if (session === undefined) return store.get().data
     changed()
     store.set(session)
+    if (broadcasts) rememberUser(channel, userOf(session))
     tell("update")
     return session
   }
@@ -155,6 +177,10 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
       )
       const stopListening = broadcasts ? listen(channel, fromOtherClient) : undefined
       stopWatching = () => (stopTriggers(), stopListening?.())
+      // The page started with another user than the tabs last knew: news after a sign-in the
+      // client did not make, or a render that a change in another tab overtook. The server decides.
+      const { status, data } = store.get()
+      if (broadcasts && status !== "loading" && startsWithAnotherUser(channel, userOf(data))) void getSession()
     }
     if (store.get().status === "loading") void getSession()
     return () => {
@@ -170,9 +196,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     const before = store.get()
     changed()
     store.set(session)
-    // Only a different user (or none) is news for the other tabs; a slid expiry is not.
-    const userOf = (value: S | null) => JSON.stringify(value ? (value.user ?? {}) : null)
-    if (before.status !== "loading" && userOf(before.data) !== userOf(session)) tell("session")
+    learned(session, before)
   }
 
   return {

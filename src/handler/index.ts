@@ -58,7 +58,8 @@ export interface Auth<S extends Session = Session> extends AccountApi {
   auth: (request: Request) => Promise<S | null>
   /**
    * The session the cookies alone prove, with no adapter call: for a proxy or edge gate. Database
-   * sessions are read from their `session.cache` copy; without a fresh one, `unverified` is true.
+   * sessions are read from their `session.cache` copy; without a fresh one, `unverified` is true
+   * for a well-formed token bound to this browser (and false for any other cookie: signed out).
    */
   authFromCookies: (request: Request) => Promise<CookieSession<S>>
   /** Where the handler answers (`basePath`, or `AUTH_URL`'s path, else `/auth`), for integrations that route to it. */

@@ -12,6 +12,7 @@ import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { EmailConfig } from "../../src/providers/email/types.js"
 import type { Session } from "../../src/types.js"
+import { csrf, postForm } from "../handler/support.js"
 import { APP, clientApp, freshBrowser } from "./support.js"
 
 class Locked extends CredentialsSignin {
@@ -34,6 +35,12 @@ const callbacks = {
     return token
   },
   session: ({ session, token }: { session: Session; token: Record<string, unknown> }) => ({ ...session, theme: token.theme as string | undefined }),
+}
+
+/** The `localStorage` a page has, for the tabs' shared memory (Node has none). */
+function memoryStorage(): Pick<Storage, "getItem" | "setItem" | "removeItem"> {
+  const items = new Map<string, string>()
+  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, String(value)), removeItem: (key) => void items.delete(key) }
 }
 
 /** Resolves with the first state `listener`'s client reaches that `accept` takes. */
@@ -260,6 +267,34 @@ describe("latchkey/client against the handler", () => {
     await acting.signOut({ redirect: false })
     expect((await signedOut).data).toBeNull()
     stop()
+  })
+
+  it("a page that lands signed in after a sign-in no client made (an OAuth sign-in through a server action) tells the other tabs", async () => {
+    vi.stubGlobal("localStorage", memoryStorage())
+    try {
+      const { pageFetch, page, auth } = clientApp({ providers: [credentials()] })
+      // Another tab, rendered signed out by the server, as the first page of this browser.
+      const watching = createAuthClient({ baseUrl: APP, fetch: pageFetch, refetchOnWindowFocus: false, session: null })
+      const stop = watching.subscribe(() => undefined)
+      // The sign-in goes past every client (a form post, as a server action's), and a new page loads.
+      await postForm(page.browser, "/auth/signin/credentials", { csrfToken: await csrf(page.browser), username: "ada", password: "right" })
+      const cookie = [...page.browser.cookies(APP)].map(([name, value]) => `${name}=${value}`).join("; ")
+      const rendered = await auth(new Request(`${APP}/`, { headers: { cookie } }))
+      const signedIn = stateWhere(watching, (state) => state.status === "authenticated")
+      const landed = createAuthClient({ baseUrl: APP, fetch: pageFetch, refetchOnWindowFocus: false, session: rendered })
+      const stopLanded = landed.subscribe(() => undefined)
+      expect((await signedIn).data?.user?.name).toBe("Ada")
+      // Another page of the same user is no news: nobody reads again.
+      page.requests.length = 0
+      const stopNext = createAuthClient({ baseUrl: APP, fetch: pageFetch, refetchOnWindowFocus: false, session: rendered }).subscribe(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      expect(page.requests).toEqual([])
+      stopNext()
+      stopLanded()
+      stop()
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 
   it("a forged message on the channel only makes clients read again: it cannot set a session", async () => {

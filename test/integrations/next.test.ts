@@ -5,13 +5,14 @@
 // The built app (examples/next-app in Chromium) is test/e2e/next-app.test.ts.
 import { RequestCookies } from "next/dist/compiled/@edge-runtime/cookies/index.js"
 import { MutableRequestCookiesAdapter } from "next/dist/server/web/spec-extension/adapters/request-cookies.js"
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { createAuth } from "../../src/handler/index.js"
 import { decode } from "../../src/jwt/decode.js"
 import { serverActions } from "../../src/integrations/next/actions.js"
 import { Latchkey } from "../../src/integrations/next/index.js"
 import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
+import GitHub from "../../src/providers/github.js"
 import { corpProvider, csrfOf, jarOf, ORIGIN, post, secureApp, sessionOf } from "../security/support.js"
 
 const SECRET = "latchkey-next-test-secret-0123456789abcdef"
@@ -154,6 +155,30 @@ describe("Latchkey(config)", () => {
   })
 })
 
+describe("Latchkey(config) while `next build` runs (NEXT_PHASE=phase-production-build)", () => {
+  afterEach(() => void vi.unstubAllEnvs())
+  // auth.ts as the docs write it, in a CI or Docker build that gets AUTH_SECRET and AUTH_GITHUB_ID only at run time.
+  const withoutSecrets = () => Latchkey({ providers: [GitHub], env: {} })
+  const oidcWithoutIssuer = () => Latchkey({ providers: [{ id: "corp", name: "Corp", type: "oidc", issuer: undefined as unknown as string, clientId: "id", clientSecret: "s" }], secret: SECRET, env: {} })
+
+  it("loads auth.ts and proxy.ts without the secrets, and the first use at run time still fails loudly", async () => {
+    vi.stubEnv("NEXT_PHASE", "phase-production-build")
+    const { handlers, auth, proxy } = withoutSecrets()
+    const gate = proxy({ authorized: ({ auth }) => auth !== null })
+    expect(() => oidcWithoutIssuer()).not.toThrow()
+    await expect(auth(new Request(`${APP}/`))).rejects.toMatchObject({ code: "ERR_MISSING_SECRET" })
+    await expect(handlers.GET(new Request(`${APP}/auth/session`))).rejects.toMatchObject({ code: "ERR_MISSING_SECRET" })
+    await expect(gate(new Request(`${APP}/protected`))).rejects.toMatchObject({ code: "ERR_MISSING_SECRET" })
+  })
+
+  it("at run time the same mistakes throw as auth.ts loads", () => {
+    expect(() => withoutSecrets()).toThrow(expect.objectContaining({ code: "ERR_MISSING_SECRET" }))
+    expect(() => oidcWithoutIssuer()).toThrow()
+    vi.stubEnv("NEXT_PHASE", "phase-production-server")
+    expect(() => withoutSecrets()).toThrow(expect.objectContaining({ code: "ERR_MISSING_SECRET" }))
+  })
+})
+
 describe("latchkey/next proxy", () => {
   const refuse = (location: string | null) => expect(location).toBe(`${APP}/auth/signin?callbackUrl=%2Fprotected%3Fx%3D1`)
 
@@ -190,6 +215,16 @@ describe("latchkey/next proxy", () => {
     const proxy = Latchkey(config).proxy({ authorized: () => false })
     await expect(proxy(new Request(`${APP}/auth/signin`))).resolves.toBeUndefined()
     await expect(proxy(new Request(`${APP}/auth/callback/github?code=x`))).resolves.toBeUndefined()
+  })
+
+  it("a request path that starts with // goes into callbackUrl as a path on this origin, never as another host", async () => {
+    const proxy = Latchkey(config).proxy()
+    for (const path of ["//evil.example.net/x?y=1", "///evil.example.net/x?y=1", "/\\evil.example.net/x?y=1"]) {
+      const answer = await proxy(new Request(`${APP}${path}`))
+      const callbackUrl = new URL(answer!.headers.get("location")!).searchParams.get("callbackUrl")!
+      expect(callbackUrl).toBe("/evil.example.net/x?y=1")
+      expect(new URL(callbackUrl, APP).origin).toBe(APP)
+    }
   })
 
   it("sends refused visitors to pages.signIn when the app has its own sign-in page", async () => {
@@ -241,16 +276,13 @@ describe("latchkey/next proxy with database sessions", () => {
     expect(reads()).toBe(before)
   })
 
-  it("without a cache copy it calls no adapter either, and says the session is unverified", async () => {
+  it("without a cache copy, on Node.js it reads the database once, as useSession does, and hands the page a fresh copy", async () => {
     const { proxied, cookie, reads } = await databaseSignIn(false)
     const before = reads()
     const seen: unknown[] = []
-    const strict = proxied.proxy({ authorized: ({ auth, unverified }) => (seen.push([auth, unverified]), auth !== null) })
-    const answer = await strict(new Request(`${ORIGIN}/protected`, { headers: { cookie } }))
-    expect(answer?.status).toBe(307)
-    expect(seen).toEqual([[null, true]])
-    // The default lets it through for the page's auth() to decide.
-    await expect(proxied.proxy()(new Request(`${ORIGIN}/protected`, { headers: { cookie } }))).resolves.toBeUndefined()
-    expect(reads()).toBe(before)
+    const strict = proxied.proxy({ authorized: ({ auth, unverified }) => (seen.push([auth?.user?.email, unverified]), auth !== null) })
+    await expect(strict(new Request(`${ORIGIN}/protected`, { headers: { cookie } }))).resolves.toBeUndefined()
+    expect(seen).toEqual([["ada@example.com", false]])
+    expect(reads()).toBe(before + 1)
   })
 })

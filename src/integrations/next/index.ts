@@ -56,18 +56,37 @@ export interface NextAuthInstance<S extends Session = Session> extends Omit<Auth
  */
 const headers = async () => (await import("next/headers.js")).headers()
 const cookies = async () => (await import("next/headers.js")).cookies()
+const connection = async () => (await import("next/server.js")).connection()
 
-/** The request Next is handling, as latchkey reads it: its headers and its (possibly just written) cookies. */
+/**
+ * The request Next is handling, as latchkey reads it: its headers and its (possibly just written)
+ * cookies. First `connection()`: reading a session checks expiry times against the clock, which
+ * Cache Components allows only once the render is marked as per request (cookies alone may be
+ * read ahead of time, in a runtime prefetch). It also makes the caller dynamic without Cache Components.
+ */
 async function currentRequest(): Promise<Request> {
+  await connection()
   const incoming = new Headers(await headers())
   incoming.set("cookie", cookieHeader(await cookies()))
   return new Request(requestUrl(incoming), { headers: incoming })
 }
 
 /**
+ * Whether `next build` is running. It loads every module to collect page data, and a CI or Docker
+ * build often has none of the secrets the app only gets at run time.
+ */
+function buildingTheApp(): boolean {
+  return typeof process !== "undefined" && process.env?.NEXT_PHASE === "phase-production-build"
+}
+
+/**
  * latchkey for the Next.js App Router: `createAuth(config)` with `handlers`, an `auth()` that reads
  * `next/headers`, server-action `signIn`/`signOut`, and a `proxy()` route gate. The counterpart of
  * Auth.js v5's `NextAuth(config)`; see docs/frameworks/nextjs.md for the mapping.
+ *
+ * While `next build` runs (`NEXT_PHASE` is `phase-production-build`), the configuration is checked
+ * at its first use instead of here, so an image built without the run-time secrets still builds;
+ * at run time a missing secret, provider id or issuer throws here, as the app loads `auth.ts`.
  *
  * Exported from `latchkey/next`.
  *
@@ -93,13 +112,36 @@ async function currentRequest(): Promise<Request> {
  * ```
  */
 export function Latchkey<J extends JWT = JWT, S extends Session = Session>(config: AuthConfig<J, S>): NextAuthInstance<S> {
-  const instance = createAuth<J, S>(config)
-  const { handler, basePath } = instance
-  const actions = serverActions(instance, { basePath, signIn: config.pages?.signIn, error: config.pages?.error }, { headers, cookies })
+  let made: Auth<S> | undefined
+  const instance = () => (made ??= createAuth<J, S>(config))
+  if (!buildingTheApp()) instance()
+  // Every member is async, so a configuration checked late fails as a rejected promise, like any other failure of the call.
+  const handler = async (request: Request) => instance().handler(request)
+  const pages = {
+    get basePath() {
+      return instance().basePath
+    },
+    signIn: config.pages?.signIn,
+    error: config.pages?.error,
+  }
+  const actions = serverActions({ handler }, pages, { headers, cookies })
   return {
-    ...instance,
+    handler,
     handlers: { GET: handler, POST: handler },
-    auth: async (request) => instance.auth(request ?? (await currentRequest())),
+    // The request is read before anything else (see currentRequest).
+    auth: async (request) => {
+      const read = request ?? (await currentRequest())
+      return instance().auth(read)
+    },
+    authFromCookies: async (request) => instance().authFromCookies(request),
+    getAccessToken: async (request, providerId) => instance().getAccessToken(request, providerId),
+    revokeSession: async (sessionToken) => instance().revokeSession(sessionToken),
+    revokeSessions: async (userId) => instance().revokeSessions(userId),
+    unlinkAccount: async (userId, account) => instance().unlinkAccount(userId, account),
+    deleteUser: async (userId) => instance().deleteUser(userId),
+    get basePath() {
+      return instance().basePath
+    },
     signIn: actions.signIn,
     signOut: actions.signOut,
     proxy: (options = {}) => createProxy(instance, options, config.pages?.signIn),

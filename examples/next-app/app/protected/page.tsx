@@ -1,5 +1,5 @@
 // A page for signed-in users only. The proxy already turned signed-out visitors away; the page
-// checks again with auth(), which is the check that counts (it sees a revoked session at once).
+// checks again with auth(): the proxy is an early check, and the page must not rely on it alone.
 import { redirect } from "next/navigation"
 import { auth } from "../../auth"
 import { signOutFromServer } from "../actions"
