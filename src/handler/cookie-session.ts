@@ -2,12 +2,12 @@
  * The session the cookies alone prove, for code that must not reach the database: a Next.js proxy
  * (middleware) or any edge gate. A JWT session is read as `auth()` reads it. A database session is
  * read from its sealed cache copy (`session.cache`) when that copy is fresh and sealed for the very
- * token in the cookie; otherwise only the database could tell, and the answer says so.
+ * token in the cookie; otherwise only the database could tell, and the answer says so. A session
+ * bound to another browser (planted by a sibling subdomain) is none, as in every read.
  */
 import type { Session } from "../types.js"
 import type { RequestContext } from "./config.js"
-import { cachedSession, databaseSessionFor } from "./database-session.js"
-import { sessionTokenOfContext } from "./cookies.js"
+import { cachedSession, databaseSessionFor, thisBrowsersSessionToken } from "./database-session.js"
 import { applyJwtCallback, readClaims, sessionFor } from "./session.js"
 
 /**
@@ -28,7 +28,7 @@ export interface CookieSession<S extends Session = Session> {
 /** Reads the session from the request's cookies without any adapter call. */
 export async function sessionFromCookies(context: RequestContext): Promise<CookieSession> {
   if (context.sessionStrategy === "database") {
-    const sessionToken = sessionTokenOfContext(context)
+    const sessionToken = await thisBrowsersSessionToken(context)
     if (!sessionToken) return { session: null, unverified: false }
     const cached = await cachedSession(context, sessionToken)
     return cached ? { session: await databaseSessionFor(context, cached), unverified: false } : { session: null, unverified: true }
