@@ -26,8 +26,8 @@ import type { HeldSession } from "../provider-tokens/types.js"
 import type { Session } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, requestCookies, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
-import { cookieToken } from "./csrf.js"
-import { constantTimeEqual, hex, sha256 } from "./digest.js"
+import { browserBinding } from "./csrf.js"
+import { constantTimeEqual, hex } from "./digest.js"
 import { bindToBrowser, defaultClaims, type BindingContext } from "./session.js"
 
 /** What database sessions call; `createAuth` checks the adapter has them. */
@@ -75,8 +75,8 @@ export async function createDatabaseSession(context: RequestContext, user: Adapt
 export async function isThisBrowsersToken(context: BindingContext, sessionToken: string): Promise<boolean> {
   const dot = sessionToken.indexOf(".")
   if (dot === -1) return true
-  const token = await cookieToken(context)
-  return token !== undefined && constantTimeEqual(sessionToken.slice(dot + 1), await sha256(token))
+  const binding = await browserBinding(context)
+  return binding !== undefined && constantTimeEqual(sessionToken.slice(dot + 1), binding)
 }
 
 /**

@@ -15,7 +15,7 @@ import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
-import { cookieToken, csrfToken } from "./csrf.js"
+import { browserBinding, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
 import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "../provider-tokens/types.js"
 
@@ -87,8 +87,8 @@ export async function bindToBrowser(context: RequestContext): Promise<{ browser:
 export async function isThisBrowsers(context: BindingContext, claims: JWT): Promise<boolean> {
   const bound = claims[BROWSER_CLAIM]
   if (bound === undefined) return true
-  const token = await cookieToken(context)
-  return typeof bound === "string" && token !== undefined && constantTimeEqual(bound, await sha256(token))
+  const binding = await browserBinding(context)
+  return typeof bound === "string" && binding !== undefined && constantTimeEqual(bound, binding)
 }
 
 /** Set-Cookie values that remove every chunk of the session cookie, and the provider token cookie with it. */
@@ -98,7 +98,7 @@ export function clearSessionCookies(context: RequestContext): string[] {
 }
 
 /** What telling this browser's sessions apart needs: the request's cookies and the secret. */
-export type BindingContext = Parameters<typeof cookieToken>[0]
+export type BindingContext = Parameters<typeof browserBinding>[0]
 
 /**
  * The session token's claims, or null when there is none, it does not decode (logged, not

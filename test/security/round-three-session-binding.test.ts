@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { decode, encode } from "../../src/jwt/index.js"
 import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
 import type { AuthConfig } from "../../src/handler/index.js"
+import { MAX_REMEMBERED_BINDINGS, rememberedBindings } from "../../src/handler/csrf.js"
 import { requestFrom } from "../tokens/support.js"
 import { corpProvider, csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, SECRET, sessionOf } from "./support.js"
 
@@ -15,9 +16,11 @@ const ATTACKER = { sub: "attacker-sub", email: "attacker@evil.example", name: "A
 const idp = corpProvider([ATTACKER])
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
+let attackerBrowser: ReturnType<ReturnType<typeof secureApp>["browser"]> | undefined
+
 /** The attacker signs in in their own browser; answers their session cookies, as a sibling would plant them. */
 async function attackersSession(site: ReturnType<typeof secureApp>): Promise<Record<string, string>> {
-  const attacker = site.browser()
+  const attacker = (attackerBrowser = site.browser())
   idp.signInAs(ATTACKER.sub)
   await post(attacker, "/auth/signin/corp", { csrfToken: await csrfOf(attacker) })
   expect((await sessionOf(attacker))?.user.email).toBe(ATTACKER.email)
@@ -91,6 +94,21 @@ describe("sessions with no binding (Auth.js's, from before the move)", () => {
     plantFromSibling(other, { [SESSION_COOKIE]: rebound })
     expect(await sessionOf(other)).toBeNull()
   })
+})
+
+describe("the remembered bindings", () => {
+  it("stay bounded however many CSRF cookies an attacker sends, and never answer for another cookie", async () => {
+    const site = secureApp({ providers: [idp.provider()] })
+    const planted = await attackersSession(site)
+    const session = `${SESSION_COOKIE}=${planted[SESSION_COOKIE]}`
+    for (let i = 0; i < MAX_REMEMBERED_BINDINGS + 50; i++) {
+      const forged = `${crypto.randomUUID()}|${"0".repeat(64)}`
+      expect(await site.auth(new Request(`${ORIGIN}/page`, { headers: { cookie: `${session}; __Host-authjs.csrf-token=${encodeURIComponent(forged)}` } }))).toBeNull()
+    }
+    expect(rememberedBindings()).toBe(MAX_REMEMBERED_BINDINGS)
+    // The attacker's own browser still reads its session: its cookie's answer is its own.
+    expect(await site.auth(requestFrom(attackerBrowser!))).not.toBeNull()
+  }, 60_000)
 })
 
 describe("session.sharedAcrossSubdomains", () => {
