@@ -150,6 +150,16 @@ describe("mutation survivors (round three)", () => {
     expect((await sessionRead(site, requestFrom(browser))).session?.error).toBe("RefreshTokenError")
   })
 
+  it("session.error survives a session callback that rebuilds the object, with database sessions", async () => {
+    const rebuild: AuthCallbacks = { session: ({ session }) => ({ user: session.user, expires: session.expires }) }
+    const adapter = memoryAdapter()
+    const { site, browser } = await signedIn(refreshing(), { adapter, providerTokens, session: { strategy: "database", refreshProviderTokens: true }, callbacks: rebuild })
+    const row = [...adapter.accounts.values()].find((account) => account.provider === "corp")!
+    await revokeToken(refreshing().provider(), row.refresh_token!, { tokenTypeHint: "refresh_token" })
+    expect((await site.auth(requestFrom(browser)))?.error).toBe("RefreshTokenError")
+    expect((await sessionRead(site, requestFrom(browser))).session?.error).toBe("RefreshTokenError")
+  })
+
   it("a cross-site no-cors POST (text/plain; x=application/json) with a JSON body is CSRF-checked", async () => {
     const site = secureApp({ providers: [corp.provider()], callbacks: { jwt: ({ token, session }) => (session ? { ...token, name: (session as { name: string }).name } : token) } })
     const victim = site.browser()
