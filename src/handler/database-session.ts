@@ -185,7 +185,7 @@ async function slid(context: RequestContext, found: Pick<DatabaseSession, "sessi
     sessionToken = bound.sessionToken
     binding = bound.cookies
     await call("createSession", () => adapter.createSession({ sessionToken, userId: found.user.id, expires }))
-    await Promise.resolve(adapter.deleteSession(found.sessionToken)).catch((error: unknown) => context.logger.error(new AdapterError("deleteSession", error)))
+    await call("deleteSession", () => adapter.deleteSession(found.sessionToken)).catch((error: Error) => context.logger.error(error))
   }
   const extended = { ...found.session, sessionToken, expires }
   const cookies = [...sessionCookie(context, sessionToken, expires), ...(await cacheCookie(context, { sessionToken, session: extended, user: found.user })), ...binding]
