@@ -511,6 +511,30 @@ export class LastSignInMethodError extends LatchkeyError {
 }
 
 /**
+ * An account change was asked for a request whose session could not be confirmed: no session, one
+ * made in another browser, or one revoked (its database row is gone, though the `session.cache`
+ * copy may still answer reads). Changes that last (`unlinkAccount(request, …)`, `deleteUser(request)`,
+ * `revokeSessions(request)`) read the session from its row, never from the cache.
+ *
+ * @example
+ * ```ts
+ * import { SessionRequiredError } from "latchkey"
+ * try {
+ *   await unlinkAccount(request, { provider: "github", providerAccountId })
+ * } catch (error) {
+ *   if (error instanceof SessionRequiredError) console.info("sign in again to change your account")
+ * }
+ * ```
+ */
+export class SessionRequiredError extends LatchkeyError {
+  override readonly code = "ERR_SESSION_REQUIRED"
+
+  constructor(message = "This change needs a signed-in session, confirmed against its database row.") {
+    super(message)
+  }
+}
+
+/**
  * Why a passkey (WebAuthn) ceremony was refused. Stable; safe to log.
  *
  * @example
@@ -661,6 +685,7 @@ export type KnownLatchkeyError =
   | AdapterError
   | MissingAdapterMethodError
   | LastSignInMethodError
+  | SessionRequiredError
   | WebAuthnError
   | MissingSessionProviderError
   | MissingDependencyError

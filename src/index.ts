@@ -6,7 +6,7 @@
  * @module
  */
 export { createAuth, MAX_BODY_BYTES } from "./handler/index.js"
-export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie, AccountApi, CookieSession } from "./handler/index.js"
+export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie, AccountApi, AccountOwner, CookieSession } from "./handler/index.js"
 export type { PasskeyErrorCode, PasskeySummary } from "./handler/index.js"
 export {
   LatchkeyError,
@@ -27,6 +27,8 @@ export {
   OAuthAccountNotLinkedError,
   AdapterError,
   MissingAdapterMethodError,
+  LastSignInMethodError,
+  SessionRequiredError,
   WebAuthnError,
   MissingDependencyError,
 } from "./errors.js"

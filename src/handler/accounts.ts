@@ -3,9 +3,11 @@
  * account, delete a user. These give the adapter methods latchkey never calls while signing in
  * (`deleteSession`, `unlinkAccount`, `deleteUser`) their callers, with the checks an app would
  * otherwise forget: an account is unlinked only from its owner, and never when it is the user's
- * last way to sign in.
+ * last way to sign in (counting only the ways this app still offers). Given a request instead of a
+ * user id, a change applies to that request's user, confirmed against the session's database row
+ * (see confirmed-session.ts): a revoked session's cache copy changes nothing.
  */
-import { InvalidOptionError, LastSignInMethodError, OAuthAccountNotLinkedError } from "../errors.js"
+import { InvalidOptionError, LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
 import { withAdapterMethods } from "../oauth/adapter.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./config.js"
@@ -24,12 +26,27 @@ export interface AccountApi {
   /** Ends one database session; its next request is signed out. */
   revokeSession(sessionToken: string): Promise<void>
   /** Ends every database session of a user ("sign out everywhere"); needs the adapter's `deleteSessionsByUserId`. */
-  revokeSessions(userId: string): Promise<void>
+  revokeSessions(user: AccountOwner): Promise<void>
   /** Unlinks an account from its user; refuses one owned by another user, or the user's last way to sign in. */
-  unlinkAccount(userId: string, account: { provider: string; providerAccountId: string }): Promise<void>
+  unlinkAccount(user: AccountOwner, account: { provider: string; providerAccountId: string }): Promise<void>
   /** Deletes a user with their accounts and sessions (as the adapter's `deleteUser` cascades). */
-  deleteUser(userId: string): Promise<void>
+  deleteUser(user: AccountOwner): Promise<void>
 }
+
+/**
+ * Whose account a change is for: a user id (admin tools), or the request of the user's own
+ * account page, whose session is then confirmed against its database row first (not the
+ * `session.cache` copy, which a revoked session keeps for up to `cache.maxAge`). A request with no
+ * confirmed session is refused with `SessionRequiredError`.
+ *
+ * @example
+ * ```ts
+ * import type { AccountOwner } from "latchkey"
+ * const fromAccountPage = (request: Request): AccountOwner => request // unlinkAccount(request, account)
+ * const fromAdminTool = (userId: string): AccountOwner => userId
+ * ```
+ */
+export type AccountOwner = string | Request
 
 function databaseOnly(settled: SettledConfig, what: string): void {
   if (settled.sessionStrategy !== "database") {
@@ -37,10 +54,20 @@ function databaseOnly(settled: SettledConfig, what: string): void {
   }
 }
 
-/** The account API over the settled configuration; `providers` says which ways to sign in exist. */
-export function accountApi(settled: SettledConfig, providers: readonly ResolvedProvider[]): AccountApi {
+/**
+ * The account API over the settled configuration; `providers` says which ways to sign in exist,
+ * `confirmedUserId` reads a request's confirmed session (see confirmed-session.ts).
+ */
+export function accountApi(settled: SettledConfig, providers: readonly ResolvedProvider[], confirmedUserId: (request: Request) => Promise<string | null>): AccountApi {
   const adapterWith = <M extends Parameters<typeof withAdapterMethods>[1][number]>(methods: readonly M[], feature: string) =>
     withAdapterMethods(settled.config.adapter, methods, feature)
+
+  async function userIdOf(owner: AccountOwner): Promise<string> {
+    if (typeof owner === "string") return owner
+    const userId = await confirmedUserId(owner)
+    if (userId === null) throw new SessionRequiredError()
+    return userId
+  }
 
   /** Whether the user can still sign in some other way than with `removed`. */
   async function hasAnotherWay(userId: string, removed: { provider: string; providerAccountId: string }): Promise<boolean> {
@@ -51,8 +78,10 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       if ((await adapter.listAuthenticatorsByUserId(userId)).length > 0) return true
     }
     if (!adapter.listAccountsByUserId) return false
+    // Only accounts at a provider this app still redirects to sign anyone in.
+    const redirecting = new Set(providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => provider.id))
     const accounts = await adapter.listAccountsByUserId(userId)
-    return accounts.some((account) => account.provider !== removed.provider || account.providerAccountId !== removed.providerAccountId)
+    return accounts.some((account) => redirecting.has(account.provider) && (account.provider !== removed.provider || account.providerAccountId !== removed.providerAccountId))
   }
 
   return {
@@ -60,12 +89,14 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       databaseOnly(settled, "revokeSession")
       await adapterWith(["deleteSession"], "revokeSession").deleteSession(sessionToken)
     },
-    async revokeSessions(userId) {
+    async revokeSessions(user) {
       databaseOnly(settled, "revokeSessions")
-      await adapterWith(["deleteSessionsByUserId"], "revokeSessions").deleteSessionsByUserId(userId)
+      const adapter = adapterWith(["deleteSessionsByUserId"], "revokeSessions")
+      await adapter.deleteSessionsByUserId(await userIdOf(user))
     },
-    async unlinkAccount(userId, account) {
+    async unlinkAccount(user, account) {
       const adapter = adapterWith(["getUserByAccount", "unlinkAccount"], "unlinkAccount")
+      const userId = await userIdOf(user)
       const owner = await adapter.getUserByAccount(account)
       if (!owner || String(owner.id) !== String(userId)) throw new OAuthAccountNotLinkedError(account.provider, "this account is not linked to that user.")
       if (!(await hasAnotherWay(userId, account))) {
@@ -75,8 +106,9 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       }
       await adapter.unlinkAccount(account)
     },
-    async deleteUser(userId) {
+    async deleteUser(user) {
       const adapter = adapterWith(["deleteUser"], "deleteUser")
+      const userId = await userIdOf(user)
       // Sessions first: if the adapter does not cascade, no session outlives its user.
       await adapter.deleteSessionsByUserId?.(userId)
       await adapter.deleteUser(userId)

@@ -42,3 +42,31 @@ export async function readBoundedBody(request: Request, limit = MAX_BODY_BYTES):
   }
   return text + decoder.decode()
 }
+
+/**
+ * How deep a JSON body (or a JSON field in one, such as a session update's `data`) may nest
+ * arrays and objects: far above any form, session update or passkey response. Deeper JSON parses,
+ * but whatever walks it afterwards (`JSON.stringify`, an app's callback, the session encoder)
+ * recurses once per level and can run out of stack.
+ */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * Whether JSON text nests at most `limit` levels: one linear pass over the text, brackets inside
+ * strings skipped. Malformed text may pass; `JSON.parse` refuses it next.
+ */
+export function nestsWithin(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index)
+    if (inString) {
+      if (char === 0x5c) index++ // a backslash escapes the next character
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) inString = true
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return false
+    } else if (char === 0x5d || char === 0x7d) depth--
+  }
+  return true
+}

@@ -4,7 +4,7 @@
  * redirect to the saved destination.
  *
  * Only an OAuth or OpenID Connect sign-in may link a new account to the user already signed in, and
- * only when that session is this browser's own. An emailed link signs in as the user with that
+ * only when that session is this browser's own and still has its database row (confirmed-session.ts). An emailed link signs in as the user with that
  * address and credentials sign in as the user `authorize` returns: neither ever joins the current
  * session, so opening an attacker's link, or a second person logging in on a shared browser, cannot
  * attach anything to the signed-in user.
@@ -14,10 +14,11 @@ import { withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
-import { createDatabaseSession, isThisBrowsersToken, readDatabaseSession } from "./database-session.js"
+import { confirmedUser } from "./confirmed-session.js"
+import { createDatabaseSession } from "./database-session.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
-import { applyJwtCallback, bindToBrowser, defaultClaims, isThisBrowsers, readClaims, sessionCookies } from "./session.js"
+import { applyJwtCallback, bindToBrowser, defaultClaims, sessionCookies } from "./session.js"
 
 /** A signed-in identity, before linking. */
 export interface SignInOutcome {
@@ -44,21 +45,13 @@ export function errorUrl(context: RequestContext, code: string): string {
   return url.href
 }
 
-/** The signed-in user an OAuth sign-in may link to: this browser's own session's, or none. */
+/**
+ * The signed-in user an OAuth sign-in may link to: this browser's own session's, confirmed against
+ * its database row (a revoked session's cache copy links nothing), or none.
+ */
 async function linkingUserId(context: RequestContext, outcome: SignInOutcome): Promise<string | null> {
   if (outcome.provider.type !== "oauth" && outcome.provider.type !== "oidc") return null
-  if (context.sessionStrategy === "database") {
-    const found = await readDatabaseSession(context, false)
-    if (!found) return null
-    if (await isThisBrowsersToken(context, found.sessionToken)) return found.user.id
-    context.logger.warn("ERR_SESSION_NOT_BOUND", { message: "the session was not made in this browser; signing in without linking" })
-    return null
-  }
-  const current = await readClaims(context)
-  if (typeof current?.sub !== "string") return null
-  if (await isThisBrowsers(context, current)) return current.sub
-  context.logger.warn("ERR_SESSION_NOT_BOUND", { message: "the session was not made in this browser; signing in without linking" })
-  return null
+  return (await confirmedUser(context))?.userId ?? null
 }
 
 async function linkUser(context: RequestContext, outcome: SignInOutcome) {

@@ -158,6 +158,27 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
      * from `latchkey/provider-tokens`. See docs/provider-tokens.md.
      */
     refreshProviderTokens?: boolean | RefreshProviderTokensOptions
+    /**
+     * The session cookie is shared with sibling subdomains on purpose (its `domain` is set, such as
+     * `.example.com`). A session is bound to the browser it was signed in in, through a hash of the
+     * CSRF token in a host-only (`__Host-`) cookie, and by default a session is honoured only where
+     * that cookie matches, so a session a sibling planted counts as signed out. The sibling hosts
+     * of an app that shares its sessions never see that cookie: set this to honour a session on
+     * any host that receives it. Account linking and passkey registration still need the
+     * session's own browser. Default false.
+     *
+     * @example
+     * ```ts
+     * import { createAuth } from "latchkey"
+     * import GitHub from "latchkey/providers/github"
+     * export const { handler, auth } = createAuth({
+     *   providers: [GitHub],
+     *   cookies: { sessionToken: { options: { domain: ".example.com" } } },
+     *   session: { sharedAcrossSubdomains: true },
+     * })
+     * ```
+     */
+    sharedAcrossSubdomains?: boolean
   }
   /**
    * Sign-out at the provider too (OpenID Connect RP-initiated logout), and token revocation.
@@ -242,6 +263,8 @@ export interface SettledConfig {
   sessionStrategy: "jwt" | "database"
   /** Database sessions: seconds a sealed copy in a cookie is trusted; 0 for none. */
   sessionCacheMaxAge: number
+  /** Whether a session bound to another browser counts as signed out (false with `session.sharedAcrossSubdomains`). */
+  sessionsBoundToBrowser: boolean
   trustHost: boolean
   /** `AUTH_URL`, when set: the pinned public origin. */
   pinnedUrl: URL | undefined
@@ -289,6 +312,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     sessionMaxAge,
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
     ...settleStrategy(config),
+    sessionsBoundToBrowser: config.session?.sharedAcrossSubdomains !== true,
     trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
     pinnedUrl,
     config,

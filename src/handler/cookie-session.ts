@@ -3,12 +3,12 @@
  * (middleware) or any edge gate. A JWT session is read as `auth()` reads it. A database session is
  * read from its sealed cache copy (`session.cache`) when that copy is fresh and sealed for the very
  * token in the cookie; otherwise only the database could tell, and the answer says so, but only for
- * a well-formed token bound to this browser: a garbage cookie is no session at all.
+ * a well-formed token bound to this browser: a garbage cookie is no session at all. A session
+ * bound to another browser (planted by a sibling subdomain) is none, as in every read.
  */
 import type { Session } from "../types.js"
 import type { RequestContext } from "./config.js"
-import { cachedSession, databaseSessionFor, isThisBrowsersToken } from "./database-session.js"
-import { sessionTokenOfContext } from "./cookies.js"
+import { cachedSession, databaseSessionFor, isThisBrowsersToken, thisBrowsersSessionToken } from "./database-session.js"
 import { applyJwtCallback, readClaims, sessionFor } from "./session.js"
 
 /**
@@ -36,13 +36,14 @@ const BOUND_TOKEN = /^[0-9a-f]{64}\.[\w-]{43}$/
  * one Auth.js made, which carries no binding) cannot be told from a forgery by the cookies alone.
  */
 async function isBoundHere(context: RequestContext, sessionToken: string): Promise<boolean> {
-  return BOUND_TOKEN.test(sessionToken) && (await isThisBrowsersToken(context, sessionToken))
+  // With sessionsBoundToBrowser off (sharedAcrossSubdomains), thisBrowsersSessionToken passed a token bound elsewhere: the shape still has to hold.
+  return BOUND_TOKEN.test(sessionToken) && (!context.sessionsBoundToBrowser || (await isThisBrowsersToken(context, sessionToken)))
 }
 
 /** Reads the session from the request's cookies without any adapter call. */
 export async function sessionFromCookies(context: RequestContext): Promise<CookieSession> {
   if (context.sessionStrategy === "database") {
-    const sessionToken = sessionTokenOfContext(context)
+    const sessionToken = await thisBrowsersSessionToken(context)
     if (!sessionToken) return { session: null, unverified: false }
     const cached = await cachedSession(context, sessionToken)
     if (cached) return { session: await databaseSessionFor(context, cached), unverified: false }

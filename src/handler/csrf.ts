@@ -26,6 +26,36 @@ export async function cookieToken(context: CsrfContext): Promise<string | undefi
   return undefined
 }
 
+/** How many CSRF cookies' bindings the process remembers (oldest forgotten first). */
+export const MAX_REMEMBERED_BINDINGS = 10_000
+
+/** CSRF cookie value → the secret list it was checked with, and the binding it gives (null: none). */
+const bindings = new Map<string, { secret: readonly string[]; binding: string | null }>()
+
+/**
+ * The browser binding this request's CSRF cookie gives: the hash of its valid token (what a
+ * session made in this browser carries), or undefined without a valid cookie. Every session read
+ * asks, and the two digests it takes cost more than decoding the session, so each cookie's answer
+ * is remembered, for the secret list it was checked with, in a bounded map: a browser sends the
+ * same cookie on each request.
+ */
+export async function browserBinding(context: CsrfContext): Promise<string | undefined> {
+  const value = requestCookies(context.request)[cookieSpec(context, "csrfToken").name]
+  if (!value) return undefined
+  const known = bindings.get(value)
+  if (known?.secret === context.secret) return known.binding ?? undefined
+  const token = await cookieToken(context)
+  const binding = token === undefined ? null : await sha256(token)
+  if (!known && bindings.size >= MAX_REMEMBERED_BINDINGS) bindings.delete(bindings.keys().next().value!)
+  bindings.set(value, { secret: context.secret, binding })
+  return binding ?? undefined
+}
+
+/** How many bindings are remembered (for the resource-bound test). */
+export function rememberedBindings(): number {
+  return bindings.size
+}
+
 /**
  * The CSRF token for this request, and the cookie to set: when a new token was made, or when
  * `keepFor` asks for the cookie to be kept that many seconds (a sign-in keeps it as long as the

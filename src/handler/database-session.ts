@@ -9,7 +9,11 @@
  *
  * The token is `<random>.<browser>`: 32 random bytes, then the hash of the browser's CSRF token
  * that `session.ts` binds JWT sessions with. Auth.js treats it as any opaque token; latchkey reads
- * the binding back, so a session cookie a sibling subdomain planted is never linked into.
+ * the binding back, so a session cookie a sibling subdomain planted reads as signed out (unless
+ * `session.sharedAcrossSubdomains`) and is never linked into. An Auth.js token (a UUID, no
+ * binding) is read as it is, and replaced by a bound one when its row next slides.
+ *
+ * The cache answers reads only: whatever lasts (see confirmed-session.ts) reads the row itself.
  *
  * A database that fails on a read is logged and the request is signed out; a failing write is an
  * `AdapterError` for the handler to answer.
@@ -18,12 +22,13 @@ import { AdapterError } from "../errors.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../oauth/adapter.js"
+import type { HeldSession } from "../provider-tokens/types.js"
 import type { Session } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { cookieSpec, requestCookies, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
-import { cookieToken } from "./csrf.js"
-import { constantTimeEqual, hex, sha256 } from "./digest.js"
-import { bindToBrowser, defaultClaims } from "./session.js"
+import { browserBinding } from "./csrf.js"
+import { constantTimeEqual, hex } from "./digest.js"
+import { bindToBrowser, defaultClaims, type BindingContext } from "./session.js"
 
 /** What database sessions call; `createAuth` checks the adapter has them. */
 export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
@@ -57,8 +62,7 @@ export function clearDatabaseSessionCookies(context: RequestContext): string[] {
 /** Creates the row for a user who just signed in; answers the cookies to set. */
 export async function createDatabaseSession(context: RequestContext, user: AdapterUser): Promise<string[]> {
   const adapter = sessionAdapter(context)
-  const { browser, cookies } = await bindToBrowser(context)
-  const sessionToken = `${hex(crypto.getRandomValues(new Uint8Array(32)))}.${browser}`
+  const { sessionToken, cookies } = await boundSessionToken(context)
   const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
   await call("createSession", () => adapter.createSession({ sessionToken, userId: user.id, expires }))
   // With session.cache, the copy starts with the session: the first request after sign-in (and a
@@ -68,11 +72,22 @@ export async function createDatabaseSession(context: RequestContext, user: Adapt
 }
 
 /** Whether a database session token was made in this browser (tokens Auth.js made cannot be known, and pass). */
-export async function isThisBrowsersToken(context: RequestContext, sessionToken: string): Promise<boolean> {
+export async function isThisBrowsersToken(context: BindingContext, sessionToken: string): Promise<boolean> {
   const dot = sessionToken.indexOf(".")
   if (dot === -1) return true
-  const token = await cookieToken(context)
-  return token !== undefined && constantTimeEqual(sessionToken.slice(dot + 1), await sha256(token))
+  const binding = await browserBinding(context)
+  return binding !== undefined && constantTimeEqual(sessionToken.slice(dot + 1), binding)
+}
+
+/**
+ * The request's session token, when it is this browser's (or carries no binding, or the app shares
+ * sessions across subdomains); undefined for none, and for one bound to another browser.
+ */
+export async function thisBrowsersSessionToken(context: RequestContext): Promise<string | undefined> {
+  const sessionToken = sessionTokenOfContext(context)
+  if (!sessionToken || !context.sessionsBoundToBrowser || (await isThisBrowsersToken(context, sessionToken))) return sessionToken
+  context.logger.debug("session token ignored: bound to another browser", { code: "ERR_SESSION_NOT_BOUND" })
+  return undefined
 }
 
 /** A read session: the row, its user, and cookies to set when it slid or was refreshed. */
@@ -81,6 +96,8 @@ export interface DatabaseSession {
   session: AdapterSession
   user: AdapterUser
   cookies: string[]
+  /** Answered by the `session.cache` copy: the row may be gone (revoked) since the copy was made. */
+  fromCache: boolean
 }
 
 interface CachedSession {
@@ -102,10 +119,10 @@ export async function cachedSession(context: RequestContext, sessionToken: strin
   const opened = await decode<CachedSession>({ token: sealed, secret: context.secret, salt: name }).catch(() => null)
   if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, sessionToken)) return undefined
   const user = revive(opened.user)
-  return { sessionToken, session: { sessionToken, userId: user.id, expires: new Date(opened.expires * 1000) }, user, cookies: [] }
+  return { sessionToken, session: { sessionToken, userId: user.id, expires: new Date(opened.expires * 1000) }, user, cookies: [], fromCache: true }
 }
 
-async function cacheCookie(context: RequestContext, found: Omit<DatabaseSession, "cookies">): Promise<string[]> {
+async function cacheCookie(context: RequestContext, found: Pick<DatabaseSession, "sessionToken" | "session" | "user">): Promise<string[]> {
   if (context.sessionCacheMaxAge === 0) return []
   const { name, options } = cookieSpec(context, "sessionCache", context.sessionCacheMaxAge)
   const token: CachedSession = {
@@ -120,14 +137,16 @@ async function cacheCookie(context: RequestContext, found: Omit<DatabaseSession,
 }
 
 /**
- * The request's database session, or null (no cookie, no row, an expired row, or a database that
- * failed, which is logged). With `slide`, a row older than `updateAge` is extended and its cookie
- * re-set, and an expired row is deleted; `auth()` reads without writing.
+ * The request's database session, or null (no cookie, a token bound to another browser, no row, an
+ * expired row, or a database that failed, which is logged). With `slide`, a row older than
+ * `updateAge` is extended and its cookie re-set, and an expired row is deleted; `auth()` reads
+ * without writing. A fresh `session.cache` copy answers instead of the row, unless `confirmed`
+ * asks for the row itself (what every write that lasts reads: see confirmed-session.ts).
  */
-export async function readDatabaseSession(context: RequestContext, slide: boolean): Promise<DatabaseSession | null> {
-  const sessionToken = sessionTokenOfContext(context)
+export async function readDatabaseSession(context: RequestContext, slide: boolean, { confirmed = false } = {}): Promise<DatabaseSession | null> {
+  const sessionToken = await thisBrowsersSessionToken(context)
   if (!sessionToken) return null
-  const cached = await cachedSession(context, sessionToken)
+  const cached = confirmed ? undefined : await cachedSession(context, sessionToken)
   if (cached) return cached
   const adapter = sessionAdapter(context)
   try {
@@ -141,16 +160,42 @@ export async function readDatabaseSession(context: RequestContext, slide: boolea
     // As Auth.js: the row was last extended at expires - maxAge; extend once updateAge has passed.
     const lastExtended = session.expires.getTime() - context.sessionMaxAge * 1000
     if (!slide || lastExtended + context.updateAge * 1000 > Date.now()) {
-      return { sessionToken, session, user, cookies: slide ? await cacheCookie(context, { sessionToken, session, user }) : [] }
+      return { sessionToken, session, user, cookies: slide ? await cacheCookie(context, { sessionToken, session, user }) : [], fromCache: false }
     }
-    const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
-    await call("updateSession", () => adapter.updateSession({ sessionToken, expires }))
-    const extended = { ...session, expires }
-    return { sessionToken, session: extended, user, cookies: [...sessionCookie(context, sessionToken, expires), ...(await cacheCookie(context, { sessionToken, session: extended, user }))] }
+    return await slid(context, { sessionToken, session, user })
   } catch (error) {
     context.logger.error(error as Error)
     return null
   }
+}
+
+/**
+ * A row extended by `maxAge`, with its cookies re-set. A token with no browser binding (Auth.js's)
+ * is replaced by a bound one: a new row, then the old one deleted (a failure there is logged; the
+ * old row then ends at its expiry).
+ */
+async function slid(context: RequestContext, found: Pick<DatabaseSession, "sessionToken" | "session" | "user">): Promise<DatabaseSession> {
+  const adapter = sessionAdapter(context)
+  const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
+  let { sessionToken } = found
+  let binding: string[] = []
+  if (sessionToken.includes(".")) await call("updateSession", () => adapter.updateSession({ sessionToken, expires }))
+  else {
+    const bound = await boundSessionToken(context)
+    sessionToken = bound.sessionToken
+    binding = bound.cookies
+    await call("createSession", () => adapter.createSession({ sessionToken, userId: found.user.id, expires }))
+    await call("deleteSession", () => adapter.deleteSession(found.sessionToken)).catch((error: Error) => context.logger.error(error))
+  }
+  const extended = { ...found.session, sessionToken, expires }
+  const cookies = [...sessionCookie(context, sessionToken, expires), ...(await cacheCookie(context, { sessionToken, session: extended, user: found.user })), ...binding]
+  return { sessionToken, session: extended, user: found.user, cookies, fromCache: false }
+}
+
+/** A new session token bound to this browser, and the CSRF cookie to keep as long as the session. */
+async function boundSessionToken(context: RequestContext): Promise<{ sessionToken: string; cookies: string[] }> {
+  const { browser, cookies } = await bindToBrowser(context)
+  return { sessionToken: `${hex(crypto.getRandomValues(new Uint8Array(32)))}.${browser}`, cookies }
 }
 
 /**
@@ -167,20 +212,45 @@ export async function databaseSessionFor(context: RequestContext, found: Databas
 }
 
 /**
- * {@link databaseSessionFor} after the user's provider tokens are freshened, with
- * `session.refreshProviderTokens` on (see provider-tokens/account-tokens.ts); the same call without it.
+ * A read session as provider tokens are lent it (see provider-tokens/types.ts): its user, and the
+ * confirmation their writes wait for. A session the row answered is confirmed as it is; one the
+ * `session.cache` copy answered is checked against its row, once per request. `revoked` says the
+ * check found the row gone.
  */
-export async function freshDatabaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session> {
-  const fresh = context.providerTokens?.freshenUserAccounts(context, found.user.id)
-  const ended = fresh instanceof Promise ? (await fresh).ended : (fresh?.ended ?? false)
-  return databaseSessionFor(context, found, ended)
+export function heldSession(context: RequestContext, found: DatabaseSession): HeldSession & { revoked(): boolean } {
+  let confirmation: Promise<boolean> | undefined
+  let revoked = false
+  const confirm = async () => {
+    const row = await readDatabaseSession(context, false, { confirmed: true })
+    revoked = row === null || String(row.user.id) !== String(found.user.id)
+    return !revoked
+  }
+  return {
+    userId: found.user.id,
+    confirm: () => (found.fromCache ? (confirmation ??= confirm()) : Promise.resolve(true)),
+    revoked: () => revoked,
+  }
+}
+
+/**
+ * {@link databaseSessionFor} after the user's provider tokens are freshened, with
+ * `session.refreshProviderTokens` on (see provider-tokens/account-tokens.ts); the same call without
+ * it. Null when freshening found that the cache's copy outlived its row (a revoked session).
+ */
+export async function freshDatabaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session | null> {
+  const engine = context.providerTokens
+  if (!engine) return databaseSessionFor(context, found)
+  const held = heldSession(context, found)
+  const fresh = engine.freshenUserAccounts(context, held)
+  const ended = fresh instanceof Promise ? (await fresh).ended : fresh.ended
+  return held.revoked() ? null : databaseSessionFor(context, found, ended)
 }
 
 /** GET /session with database sessions: the session (firing the `session` event) and the cookies to set. */
 export async function currentDatabaseSession(context: RequestContext): Promise<{ session: Session | null; cookies: string[] }> {
   const found = await readDatabaseSession(context, true)
-  if (!found) return { session: null, cookies: sessionTokenOfContext(context) ? clearDatabaseSessionCookies(context) : [] }
-  const session = await freshDatabaseSessionFor(context, found)
+  const session = found && (await freshDatabaseSessionFor(context, found))
+  if (!found || !session) return { session: null, cookies: sessionTokenOfContext(context) ? clearDatabaseSessionCookies(context) : [] }
   await fireEvent(context, "session", { session, token: defaultClaims(found.user) })
   return { session, cookies: found.cookies }
 }

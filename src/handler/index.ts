@@ -13,19 +13,20 @@ import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { JWT, Session } from "../types.js"
 import { accountApi, type AccountApi } from "./accounts.js"
-import { readBoundedBody } from "./body.js"
+import { nestsWithin, readBoundedBody } from "./body.js"
 import { callbackRoute } from "./callback.js"
+import { confirmedUser } from "./confirmed-session.js"
 import { sessionFromCookies, type CookieSession } from "./cookie-session.js"
 import { settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
 import { errorUrl } from "./complete-sign-in.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
-import { currentDatabaseSession, freshDatabaseSessionFor, readDatabaseSession } from "./database-session.js"
+import { clearDatabaseSessionCookies, currentDatabaseSession, freshDatabaseSessionFor, heldSession, readDatabaseSession } from "./database-session.js"
 import { publicOrigin } from "./origin.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin } from "./redirect.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
 import { html, json, redirect, text } from "./response.js"
-import { applyJwtCallback, BROWSER_CLAIM, clearSessionCookies, currentSession, keepBinding, readFreshClaims, sessionCookies, sessionFor } from "./session.js"
+import { applyJwtCallback, clearSessionCookies, currentSession, readFreshClaims, reissuedCookies, sessionFor } from "./session.js"
 import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
 import { checkAtStartup } from "./startup.js"
@@ -33,7 +34,7 @@ import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
 
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
 export type { CookieOption, CookiesOptions, HandlerCookie } from "./cookies.js"
-export type { AccountApi } from "./accounts.js"
+export type { AccountApi, AccountOwner } from "./accounts.js"
 export type { CookieSession } from "./cookie-session.js"
 export type { ClientErrorCode } from "./errors.js"
 export type { PasskeyErrorCode, PasskeySummary } from "../webauthn/types.js"
@@ -89,10 +90,16 @@ export interface Auth<S extends Session = Session> extends AccountApi {
 
 const MAX_CACHED_ORIGINS = 16
 
-/** The form fields of a POST whose body was already read (and bounded) by the handler. */
-function formOf(request: Request, body: string): URLSearchParams {
+/**
+ * The form fields of a POST whose body was already read (and bounded) by the handler; undefined for
+ * a JSON body that nests deeper than `MAX_JSON_DEPTH`. A body is JSON when its media type is
+ * `application/json` (not when the type merely mentions it, as `text/plain; x=application/json`,
+ * which a cross-site `no-cors` fetch may send: that is read as a form, and CSRF-checked like one).
+ */
+function formOf(request: Request, body: string): URLSearchParams | undefined {
   const type = request.headers.get("content-type") ?? ""
-  if (type.includes("application/json")) {
+  if (type.split(";", 1)[0]!.trim().toLowerCase() === "application/json") {
+    if (!nestsWithin(body)) return undefined
     let parsed: unknown
     try {
       parsed = JSON.parse(body)
@@ -142,7 +149,8 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   if (context.sessionStrategy === "database") {
     // The row is the session: an update re-reads it (extending it when due) through the session callback.
     const found = await readDatabaseSession(context, true)
-    return found ? json(await freshDatabaseSessionFor(context, found), found.cookies, 200, PRIVATE) : json(null, [], 200, PRIVATE)
+    const session = found && (await freshDatabaseSessionFor(context, found))
+    return session ? json(session, found!.cookies, 200, PRIVATE) : json(null, found ? clearDatabaseSessionCookies(context) : [], 200, PRIVATE)
   }
   const read = await readFreshClaims(context)
   if (!read) return json(null)
@@ -150,6 +158,7 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   const data = form.get("data")
   let submitted: unknown
   try {
+    if (data !== null && !nestsWithin(data)) throw new SyntaxError("nested too deep")
     submitted = data === null ? undefined : JSON.parse(data)
   } catch {
     return json({ error: "InvalidData" }, [], 400)
@@ -157,15 +166,20 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   const updated = await applyJwtCallback(context, { token: claims, trigger: "update", session: submitted })
   if (!updated) return json(null, clearSessionCookies(context))
   const exp = Math.floor(Date.now() / 1000) + context.sessionMaxAge
-  const cookies = [...(await sessionCookies(context, updated, claims[BROWSER_CLAIM], tokens)), ...(await keepBinding(context, claims))]
+  const cookies = await reissuedCookies(context, updated, claims, tokens)
   return json(await sessionFor(context, { ...updated, exp }, tokens.claim), cookies)
 }
 
 async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
-  if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, formOf(context.request, body))
+  const form = formOf(context.request, body)
+  if (form === undefined) {
+    // Anyone may send one, before any CSRF check: refused as bad input, not logged as an error.
+    context.logger.debug("a JSON body nested too deep was refused", { code: "ERR_JSON_DEPTH" })
+    return json({ error: "InvalidRequest" }, [], 400)
+  }
+  if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, form)
   // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
   if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
-  const form = formOf(context.request, body)
   if (!(await verifyCsrf(context, form.get("csrfToken")))) {
     if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
     return redirect(errorUrl(context, "MissingCSRF"))
@@ -326,7 +340,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session>(con
     if (resolved === "invalid") return null
     if (!settled.providerTokens) throw new InvalidOptionError("session.refreshProviderTokens", `getAccessToken needs session.refreshProviderTokens, with providerTokens from latchkey/provider-tokens: without them, provider tokens are not kept in the session.`)
     const context = contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, startupProviders)
-    return settled.providerTokens.accessTokenOf(context, providerId)
+    if (context.sessionStrategy !== "database") return settled.providerTokens.accessTokenOf(context, providerId)
+    const found = await readDatabaseSession(context, false)
+    return settled.providerTokens.accessTokenOf(context, providerId, found && heldSession(context, found))
   }
 
   async function authFromCookies(request: Request): Promise<CookieSession> {
@@ -337,5 +353,14 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session>(con
   }
 
   // The session callback's answer is what `auth` returns, so its type is S (Session without a callback).
-  return { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], getAccessToken, basePath: settled.basePath, ...accountApi(settled, startupProviders) }
+  /** The user of a request's session, confirmed against its row, for the account API given a request. */
+  async function confirmedUserId(request: Request): Promise<string | null> {
+    const url = new URL(request.url)
+    const resolved = publicOrigin(settled, request, url)
+    if (resolved === "invalid") return null
+    return (await confirmedUser(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, [])))?.userId ?? null
+  }
+
+  const account = accountApi(settled, startupProviders, confirmedUserId)
+  return { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], getAccessToken, basePath: settled.basePath, ...account }
 }

@@ -21,11 +21,14 @@ export function json(value: unknown, cookies: string[] = [], status = 200, heade
 /**
  * The pages' policy: no scripts, no framing, inline styles only. Browsers apply `form-action` to
  * the redirects after a form post too, so it admits what provider endpoints may be: https
- * anywhere, plain http on loopback only (the rule provider resolution enforces).
+ * anywhere, plain http on loopback only (the rule provider resolution enforces). The IPv6
+ * loopback `[::1]` cannot be named: CSP's grammar has no IPv6 literal (a host is letters, digits
+ * and hyphens), and Chromium logs an error on every page for such a source, then ignores it. A
+ * development provider on plain http is reached as `localhost` or `127.0.0.1`.
  */
 const PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'; " +
-  "form-action 'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*"
+  "form-action 'self' https: http://localhost:* http://127.0.0.1:*"
 
 /**
  * An HTML page. `script` is the one script URL a page with passkeys loads: the policy then admits

@@ -6,14 +6,16 @@
  * A session this app signs in is bound to the browser it was made in: it carries a hash of that
  * browser's CSRF token, which over https lives in a `__Host-` cookie no sibling subdomain can set.
  * A session cookie a sibling planted (its own, made in the attacker's browser) does not match, so
- * account linking never treats it as the signed-in user.
+ * every read treats it as signed out (unless `session.sharedAcrossSubdomains`), and account
+ * linking never treats it as the signed-in user. A session with no binding (Auth.js's, from before
+ * the move) is read as it is, and bound when it is next re-issued.
  */
 import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
-import { cookieToken, csrfToken } from "./csrf.js"
+import { browserBinding, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
 import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "../provider-tokens/types.js"
 
@@ -77,15 +79,16 @@ export async function bindToBrowser(context: RequestContext): Promise<{ browser:
 }
 
 /**
- * Whether a decoded session belongs to this browser. A session with no binding was not made by this
- * handler (an Auth.js session from before the move, or a custom `jwt.encode`): that cannot be
- * known, and it is trusted as Auth.js would trust it.
+ * Whether a decoded session belongs to this browser: its `latchkey.browser` claim is the hash of
+ * the request's valid CSRF token. A session with no binding was not made by this handler (an
+ * Auth.js session from before the move, or a custom `jwt.encode`): that cannot be known, and it is
+ * trusted as Auth.js would trust it. Every session read asks this (see {@link readClaims}).
  */
-export async function isThisBrowsers(context: RequestContext, claims: JWT): Promise<boolean> {
+export async function isThisBrowsers(context: BindingContext, claims: JWT): Promise<boolean> {
   const bound = claims[BROWSER_CLAIM]
   if (bound === undefined) return true
-  const token = await cookieToken(context)
-  return typeof bound === "string" && token !== undefined && constantTimeEqual(bound, await sha256(token))
+  const binding = await browserBinding(context)
+  return typeof bound === "string" && binding !== undefined && constantTimeEqual(bound, binding)
 }
 
 /** Set-Cookie values that remove every chunk of the session cookie, and the provider token cookie with it. */
@@ -94,8 +97,23 @@ export function clearSessionCookies(context: RequestContext): string[] {
   return [...setCookieHeaders({ name, value: null, options, request: context.request }), ...clearTokenCookie(context)]
 }
 
-/** The session token's claims, or null when there is none or it does not decode (logged, not thrown). */
+/** What telling this browser's sessions apart needs: the request's cookies and the secret. */
+export type BindingContext = Parameters<typeof browserBinding>[0]
+
+/**
+ * The session token's claims, or null when there is none, it does not decode (logged, not
+ * thrown), or it is bound to another browser (a session a sibling subdomain planted), unless the
+ * app shares sessions across subdomains.
+ */
 export async function readClaims(context: RequestContext): Promise<JWT | null> {
+  const claims = await decodeSessionCookie(context)
+  if (!claims || !context.sessionsBoundToBrowser || (await isThisBrowsers(context, claims))) return claims
+  context.logger.debug("session token ignored: bound to another browser", { code: "ERR_SESSION_NOT_BOUND" })
+  return null
+}
+
+/** The session token's claims as decoded, whatever browser they are bound to; null when there is none or it does not decode. */
+export async function decodeSessionCookie(context: RequestContext): Promise<JWT | null> {
   const salt = sessionCookieName(context)
   const token = sessionTokenOf(context.request, salt)
   if (!token) return null
@@ -180,15 +198,25 @@ export async function currentSession(context: RequestContext): Promise<{ session
   const age = Math.floor(Date.now() / 1000) - ((claims.iat as number | undefined) ?? 0)
   // Refreshed provider tokens are written back at once, so the cookie never holds a rotated-away refresh token for long.
   const slides = age >= context.updateAge || tokens.changed
-  const cookies = slides ? [...(await sessionCookies(context, shaped, claims[BROWSER_CLAIM], tokens)), ...(await keepBinding(context, claims))] : []
+  const cookies = slides ? await reissuedCookies(context, shaped, claims, tokens) : []
   const token = slides ? { ...shaped, exp: Math.floor(Date.now() / 1000) + context.sessionMaxAge } : shaped
   const session = await sessionFor(context, token, tokens.claim)
   await fireEvent(context, "session", { session, token: publicClaims(context, token) })
   return { session, cookies }
 }
 
-/** When a session slides, the CSRF cookie its binding hashes slides with it (only this browser's own). */
-export async function keepBinding(context: RequestContext, claims: JWT): Promise<string[]> {
-  if (claims[BROWSER_CLAIM] === undefined || !(await isThisBrowsers(context, claims))) return []
+/**
+ * The cookies that re-issue a session read as `read` with the claims `claims`: its binding is
+ * kept, and the CSRF cookie that binding hashes slides with it (only this browser's own); a
+ * session with no binding (Auth.js's, from before the move) is bound to this browser now.
+ */
+export async function reissuedCookies(context: RequestContext, claims: JWT, read: JWT, tokens?: HeldTokens): Promise<string[]> {
+  const bound = read[BROWSER_CLAIM]
+  const { browser, cookies } = typeof bound === "string" ? { browser: bound, cookies: await keepBinding(context, read) } : await bindToBrowser(context)
+  return [...(await sessionCookies(context, claims, browser, tokens)), ...cookies]
+}
+
+async function keepBinding(context: RequestContext, claims: JWT): Promise<string[]> {
+  if (!(await isThisBrowsers(context, claims))) return []
   return (await csrfToken(context, context.sessionMaxAge)).cookies
 }

@@ -10,15 +10,21 @@
  * `latchkey/provider-tokens` (its federated-signout.ts), which every `signOut` option needs.
  */
 import { fireEvent, type RequestContext } from "./config.js"
-import { endDatabaseSession } from "./database-session.js"
+import { endDatabaseSession, heldSession, readDatabaseSession } from "./database-session.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
 import { clearSessionCookies, publicClaims, readClaims } from "./session.js"
 
-/** Whether this sign-out goes to the provider: the form's `federated`, else `signOut.federated`. */
+/**
+ * Whether this sign-out goes to the provider: the form's `federated`, else `signOut.federated`;
+ * never without a `signOut` option, whatever the form says (an app that keeps provider tokens
+ * only to refresh them has not asked for provider sign-out).
+ */
 function isFederated(context: RequestContext, form: URLSearchParams): boolean {
+  const configured = context.config.signOut
+  if (configured === undefined) return false
   const asked = form.get("federated")
-  if (asked === null) return context.config.signOut?.federated === true
+  if (asked === null) return configured.federated === true
   return asked === "true" || asked === "1"
 }
 
@@ -28,7 +34,7 @@ export async function signOut(context: RequestContext, form: URLSearchParams): P
   const federated = isFederated(context, form)
   const revokes = context.config.signOut?.revokeTokens === true
   const engine = context.providerTokens
-  const endUrl = engine && (federated || revokes) ? await engine.providerSignOut(context, form, destination, federated, revokes) : undefined
+  const endUrl = engine && (federated || revokes) ? await engine.providerSignOut(context, form, destination, federated, revokes, await heldDatabaseSession(context)) : undefined
   let cookies: string[]
   if (context.sessionStrategy === "database") cookies = await endDatabaseSession(context)
   else {
@@ -37,4 +43,11 @@ export async function signOut(context: RequestContext, form: URLSearchParams): P
     cookies = clearSessionCookies(context)
   }
   return redirect(endUrl ?? destination, cookies)
+}
+
+/** The database session the provider side is lent (null for none); undefined with JWT sessions. */
+async function heldDatabaseSession(context: RequestContext) {
+  if (context.sessionStrategy !== "database") return undefined
+  const found = await readDatabaseSession(context, false)
+  return found && heldSession(context, found)
 }

@@ -1,30 +1,18 @@
 /**
  * What the handler lends the passkey routes (which live in `latchkey/webauthn`): its CSRF check,
- * this browser's signed-in user, its sign-in completion, its events, its email normalisation and
- * redirect check, and its response builders. The routes get these and nothing else of the handler.
+ * this browser's signed-in user (confirmed against the database row: see confirmed-session.ts),
+ * its sign-in completion, its events, its email normalisation and redirect check, and its response
+ * builders. The routes get these and nothing else of the handler.
  */
 import type { EmailConfig } from "../providers/types.js"
 import type { PasskeyHost } from "../webauthn/host.js"
 import { completeSignIn } from "./complete-sign-in.js"
 import { fireEvent, type RequestContext } from "./config.js"
 import { verifyCsrf } from "./csrf.js"
-import { isThisBrowsersToken, readDatabaseSession } from "./database-session.js"
+import { confirmedUser } from "./confirmed-session.js"
 import { normalizeEmail } from "./email.js"
 import { safeRedirect } from "./redirect.js"
 import { json, text } from "./response.js"
-import { isThisBrowsers, readClaims } from "./session.js"
-
-/** The user whose session this browser holds; a session made in another browser counts as none. */
-async function signedInUser(context: RequestContext): ReturnType<PasskeyHost["signedInUser"]> {
-  if (context.sessionStrategy === "database") {
-    const found = await readDatabaseSession(context, false)
-    if (!found || !(await isThisBrowsersToken(context, found.sessionToken))) return null
-    return { userId: String(found.user.id), user: found.user }
-  }
-  const claims = await readClaims(context)
-  if (typeof claims?.sub !== "string" || !(await isThisBrowsers(context, claims))) return null
-  return { userId: claims.sub }
-}
 
 /**
  * The app's email sign-in, whose `normalizeIdentifier` a passkey sign-up applies too: an address
@@ -47,7 +35,8 @@ export function passkeyHost(context: RequestContext): PasskeyHost {
     logger: context.logger,
     instance: context.config,
     verifyCsrf: (submitted) => verifyCsrf(context, submitted),
-    signedInUser: () => signedInUser(context),
+    // Every passkey route adds, renames, deletes or lists credentials: the row decides, never the cache.
+    signedInUser: () => confirmedUser(context),
     completeSignIn: ({ providerId, ...signIn }) => completeSignIn(context, { ...signIn, provider: { id: providerId, type: "webauthn" } }),
     fireEvent: (name: "createUser" | "linkAccount", message: never) => fireEvent(context, name, message),
     normalizeEmail: (raw) => normalizeEmail(emailSignIn(context), raw),

@@ -7,9 +7,9 @@
 import { InvalidOptionError } from "../errors.js"
 import type { RequestContext } from "../handler/config.js"
 import { freshAccountOf } from "./account-refresh.js"
-import { readDatabaseSession } from "../handler/database-session.js"
 import { readFreshClaims } from "../handler/session.js"
 import { openTokenCookie } from "./jwt-session.js"
+import type { HeldSession } from "./types.js"
 
 /** An access token worth handing out: present, and not past its expiry. */
 function usable(token: string | null | undefined, expiresAt: unknown): string | null {
@@ -19,17 +19,19 @@ function usable(token: string | null | undefined, expiresAt: unknown): string | 
   return token
 }
 
-/** The fresh access token of the session's account at `providerId`, or null. */
-export async function accessTokenOf(context: RequestContext, providerId: string): Promise<string | null> {
+/**
+ * The fresh access token of the session's account at `providerId`, or null. `session` is the
+ * handler's database session read (null for none); JWT sessions read their own cookie.
+ */
+export async function accessTokenOf(context: RequestContext, providerId: string, session?: HeldSession | null): Promise<string | null> {
   if (!context.refresher) {
     throw new InvalidOptionError("session.refreshProviderTokens", "getAccessToken needs session.refreshProviderTokens: without it, provider tokens are not kept in the session.")
   }
   if (typeof providerId !== "string" || !context.refresher.covers(providerId)) return null
   if (context.sessionStrategy === "database") {
-    const found = await readDatabaseSession(context, false)
-    if (!found) return null
+    if (!session) return null
     try {
-      const account = await freshAccountOf(context, found.user.id, providerId)
+      const account = await freshAccountOf(context, session, providerId)
       return account ? usable(account.access_token, account.expires_at) : null
     } catch (error) {
       context.logger.error(error as Error)

@@ -12,6 +12,7 @@ import type { ProviderTokens, RefreshCoordinator } from "../oauth/refresh-types.
 import type { Account } from "../types.js"
 import { rememberUser } from "./account-token-memo.js"
 import type { RequestContext } from "../handler/config.js"
+import type { HeldSession } from "./types.js"
 import { oauthProviderOf } from "./jwt-session.js"
 
 /** The least time between two looks at one user's accounts. */
@@ -114,16 +115,25 @@ async function coveredAccounts(context: RequestContext, userId: string): Promise
   return rows.filter((row) => (row.type === "oauth" || row.type === "oidc") && context.refresher!.covers(row.provider))
 }
 
+/** Whether a row's refresh would write (it is due, and not ended): a write waits for the session's confirmation. */
+function isDueRow(context: RequestContext, row: AdapterAccount): boolean {
+  return !isEnded(row) && context.refresher!.isDue(tokensOf(row))
+}
+
 /**
- * Looks at a user's covered accounts: refreshes the due ones, answers whether one was refused, and
+ * Looks at a user's covered accounts: refreshes the due ones (once the session is confirmed; a
+ * revoked one refreshes nothing and is not remembered), answers whether one was refused, and
  * remembers when to look again (within `skew` seconds, and not before 5 seconds).
  */
-export async function checkUserAccounts(context: RequestContext, userId: string): Promise<{ ended: boolean }> {
+export async function checkUserAccounts(context: RequestContext, session: HeldSession): Promise<{ ended: boolean }> {
   const refresher = context.refresher!
+  const { userId } = session
   let ended = false
   let recheckAt = Date.now() + refresher.skew * 1000
   try {
-    for (const row of await coveredAccounts(context, userId)) {
+    const rows = await coveredAccounts(context, userId)
+    if (rows.some((row) => isDueRow(context, row)) && !(await session.confirm())) return { ended: false }
+    for (const row of rows) {
       const fresh = await freshAccount(context, row)
       if (!fresh) {
         ended = true
@@ -151,8 +161,12 @@ export async function writeSignInTokens(context: RequestContext, userId: string,
   await writeAccount(adapter, withTokens(row, tokensOf(row)), previous ?? row)
 }
 
-/** A user's account at `providerId`, with its access token fresh; undefined when there is none or it ended. */
-export async function freshAccountOf(context: RequestContext, userId: string, providerId: string): Promise<AdapterAccount | undefined> {
-  const row = (await coveredAccounts(context, userId)).find((candidate) => candidate.provider === providerId)
-  return row ? freshAccount(context, row) : undefined
+/**
+ * A user's account at `providerId`, with its access token fresh; undefined when there is none, it
+ * ended, or it is due and the session is not confirmed (revoked).
+ */
+export async function freshAccountOf(context: RequestContext, session: HeldSession, providerId: string): Promise<AdapterAccount | undefined> {
+  const row = (await coveredAccounts(context, session.userId)).find((candidate) => candidate.provider === providerId)
+  if (!row || (isDueRow(context, row) && !(await session.confirm()))) return undefined
+  return freshAccount(context, row)
 }

@@ -19,6 +19,7 @@ import { withAdapterMethods } from "../oauth/adapter.js"
 import type { Account } from "../types.js"
 import { forgetUser, recallUser } from "./account-token-memo.js"
 import type { RequestContext, SettledConfig } from "../handler/config.js"
+import type { HeldSession } from "./types.js"
 
 /**
  * Checked by `createAuth`: database sessions that refresh provider tokens need to list a user's
@@ -35,17 +36,17 @@ export function checkAccountTokenMethods(settled: SettledConfig): void {
 }
 
 /**
- * For a database session's read: refreshes the user's due provider tokens and answers whether one
- * of them was refused (`RefreshTokenError`). Nothing due, and checked within `skew` seconds: no
- * query, and nothing loaded.
+ * For a database session's read: refreshes the user's due provider tokens, once the session is
+ * confirmed (a refresh is a write: see types.ts), and answers whether one of them was refused
+ * (`RefreshTokenError`). Nothing due, and checked within `skew` seconds: no query, and nothing loaded.
  */
-export function freshenUserAccounts(context: RequestContext, userId: string): { ended: boolean } | Promise<{ ended: boolean }> {
+export function freshenUserAccounts(context: RequestContext, session: HeldSession): { ended: boolean } | Promise<{ ended: boolean }> {
   const refresher = context.refresher
   if (!refresher) return { ended: false }
-  const known = recallUser(refresher, userId)
+  const known = recallUser(refresher, session.userId)
   // Answered from the memo without a promise: the caller awaits only what is one.
   if (known) return { ended: known.ended }
-  return import("./account-refresh.js").then(({ checkUserAccounts }) => checkUserAccounts(context, userId))
+  return import("./account-refresh.js").then(({ checkUserAccounts }) => checkUserAccounts(context, session))
 }
 
 /** Forgets what is known of a user's accounts: a sign-in may have linked or renewed one. */

@@ -8,9 +8,9 @@ import type { ProviderTokens } from "../oauth/refresh-types.js"
 import { revokeToken } from "../oauth/tokens.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { RequestContext } from "../handler/config.js"
-import { readDatabaseSession } from "../handler/database-session.js"
 import { oauthProviderOf, openTokenCookie, tokenClaimOf } from "./jwt-session.js"
 import { readClaims } from "../handler/session.js"
+import type { HeldSession } from "./types.js"
 
 /** The provider a session signed in with, and the tokens kept for it. */
 interface ProviderSession {
@@ -22,11 +22,10 @@ interface ProviderSession {
  * The provider session of a database session: the user's account at the provider the form names,
  * else their one OpenID Connect account (several leave it undecided: local sign-out only).
  */
-async function databaseProviderSession(context: RequestContext, form: URLSearchParams): Promise<ProviderSession | undefined> {
-  const found = await readDatabaseSession(context, false)
+async function databaseProviderSession(context: RequestContext, form: URLSearchParams, session: HeldSession | null | undefined): Promise<ProviderSession | undefined> {
   const list = context.config.adapter?.listAccountsByUserId
-  if (!found || !list) return undefined
-  const rows = await list(found.user.id)
+  if (!session || !list) return undefined
+  const rows = await list(session.userId)
   const named = form.get("provider")
   const candidates = rows.filter((row) => (named === null ? oauthProviderOf(context, row.provider)?.type === "oidc" : row.provider === named))
   const row = candidates.length === 1 ? candidates[0]! : undefined
@@ -37,8 +36,8 @@ async function databaseProviderSession(context: RequestContext, form: URLSearchP
   return { provider, tokens }
 }
 
-async function providerSession(context: RequestContext, form: URLSearchParams): Promise<ProviderSession | undefined> {
-  if (context.sessionStrategy === "database") return databaseProviderSession(context, form)
+async function providerSession(context: RequestContext, form: URLSearchParams, session: HeldSession | null | undefined): Promise<ProviderSession | undefined> {
+  if (context.sessionStrategy === "database") return databaseProviderSession(context, form, session)
   const claim = tokenClaimOf(await readClaims(context))
   const provider = claim && oauthProviderOf(context, claim.provider)
   if (!claim || !provider) return undefined
@@ -77,15 +76,16 @@ async function endSessionUrl(context: RequestContext, { provider, tokens }: Prov
 }
 
 /**
- * Before the session ends: revokes (with `revokeTokens`) and answers the provider's end-session URL
- * (with `federated`), or undefined for a local sign-out only.
+ * Before the session ends: revokes (with `revokeTokens`, and only for a database session confirmed
+ * against its row: a revoked session's cache copy revokes nothing) and answers the provider's
+ * end-session URL (with `federated`), or undefined for a local sign-out only.
  */
-export async function providerSignOut(context: RequestContext, form: URLSearchParams, destination: string, federated: boolean, revokes: boolean): Promise<string | undefined> {
-  const upstream = await providerSession(context, form).catch(() => undefined)
+export async function providerSignOut(context: RequestContext, form: URLSearchParams, destination: string, federated: boolean, revokes: boolean, session?: HeldSession | null): Promise<string | undefined> {
+  const upstream = await providerSession(context, form, session).catch(() => undefined)
   if (!upstream) {
     context.logger.debug("sign-out: no provider session is known for this session; signed out of the app only")
     return undefined
   }
-  if (revokes) await revoke(context, upstream)
+  if (revokes && (!session || (await session.confirm()))) await revoke(context, upstream)
   return federated ? endSessionUrl(context, upstream, destination) : undefined
 }

@@ -16,7 +16,7 @@ import { providerSignOut } from "./federated-signout.js"
 import { claimText, freshTokenClaim, keptTokens, tokenClaimForSignIn, tokenCookies, withPublicTokens } from "./jwt-session.js"
 import type { ProviderTokensEngine } from "./types.js"
 
-export type { ProviderTokensEngine, TokenClaim } from "./types.js"
+export type { HeldSession, ProviderTokensEngine, TokenClaim } from "./types.js"
 
 /**
  * Provider tokens, for `createAuth`'s `providerTokens` option: what `session.refreshProviderTokens`,

@@ -54,6 +54,26 @@ export interface KeptTokens {
 }
 
 /**
+ * A database session as the handler lends it: its user, and the confirmation every write waits
+ * for. A session read from the `session.cache` copy may have been revoked since the copy was made:
+ * the cache answers reads, and `confirm()` checks the session's row before anything is written
+ * (a refresh, which rotates the provider's tokens and rewrites the account row, or a revocation).
+ *
+ * @example
+ * ```ts
+ * import type { HeldSession } from "latchkey/provider-tokens"
+ * async function beforeWriting(session: HeldSession): Promise<boolean> {
+ *   return session.confirm() // false: the row is gone (revoked), so nothing is written
+ * }
+ * ```
+ */
+export interface HeldSession {
+  userId: string
+  /** Whether the session's row still exists (answered at once when the row itself was read). */
+  confirm(): Promise<boolean>
+}
+
+/**
  * Provider tokens, for `createAuth`'s `providerTokens` option. Needed by
  * `session.refreshProviderTokens`, `getAccessToken` and the `signOut` options; without it they are
  * refused at `createAuth` with an error saying to add it. Each method is one point where the
@@ -86,10 +106,16 @@ export interface ProviderTokensEngine {
   tokenClaimForSignIn(context: RequestContext, account: Account): HeldTokens | undefined
   /** A database session's sign-in: the account row gets the newer tokens. */
   storeSignInTokens(context: RequestContext, userId: string, account: Account, isNewAccount: boolean): Promise<void>
-  /** A database session read: the user's due tokens refreshed; whether one was refused (a promise only when the rows are read). */
-  freshenUserAccounts(context: RequestContext, userId: string): { ended: boolean } | Promise<{ ended: boolean }>
-  /** `getAccessToken`. */
-  accessTokenOf(context: RequestContext, providerId: string): Promise<string | null>
-  /** `POST /signout`'s provider side: the end-session URL to go to, if any. */
-  providerSignOut(context: RequestContext, form: URLSearchParams, destination: string, federated: boolean, revokes: boolean): Promise<string | undefined>
+  /**
+   * A database session read: the user's due tokens refreshed, once `session` is confirmed; whether
+   * one was refused (a promise only when the rows are read).
+   */
+  freshenUserAccounts(context: RequestContext, session: HeldSession): { ended: boolean } | Promise<{ ended: boolean }>
+  /** `getAccessToken`; `session` is the database session read (null for none), undefined with JWT sessions. */
+  accessTokenOf(context: RequestContext, providerId: string, session?: HeldSession | null): Promise<string | null>
+  /**
+   * `POST /signout`'s provider side: the end-session URL to go to, if any. `session` is the
+   * database session read, undefined with JWT sessions; a revocation waits for its confirmation.
+   */
+  providerSignOut(context: RequestContext, form: URLSearchParams, destination: string, federated: boolean, revokes: boolean, session?: HeldSession | null): Promise<string | undefined>
 }

@@ -85,7 +85,9 @@ export interface PasskeyHost {
   verifyCsrf(submitted: string | null): Promise<boolean>
   /**
    * The user whose session this browser holds (a session planted from another browser counts as
-   * signed out), or null. With database sessions the adapter's user comes along.
+   * signed out), or null. With database sessions the adapter's user comes along, read from the
+   * session's row, never from the `session.cache` copy: every passkey route changes what signs
+   * the user in, and a revoked session must not (see SECURITY.md, "The cache answers reads").
    */
   signedInUser(): Promise<{ userId: string; user?: AdapterUser } | null>
   /** Finishes a sign-in; answers the handler's redirect carrying the session cookie. */

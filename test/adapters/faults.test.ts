@@ -87,9 +87,11 @@ describe.skipIf(reason !== undefined)(reason === undefined ? "PostgreSQL connect
     await post(browser, "/auth/signin/corp", { csrfToken: await csrfOf(browser) })
     const cookie = browser.cookies("https://app.example.com").get("__Secure-authjs.session-token")
     expect(cookie).toBeDefined()
+    // The session is bound to this browser's CSRF cookie, which goes along as the browser's would.
+    const binding = browser.cookies("https://app.example.com").get("__Host-authjs.csrf-token")
     const { pool: faulty, dropped } = dropConnectionOn(/from sessions/i)
     const site = secureApp({ providers: [idp.provider()], adapter: PostgresAdapter(faulty), logger: { error: () => {}, warn: () => {} } })
-    const read = () => site.handler(new Request("https://app.example.com/auth/session", { headers: { cookie: `__Secure-authjs.session-token=${cookie}` } }))
+    const read = () => site.handler(new Request("https://app.example.com/auth/session", { headers: { cookie: `__Secure-authjs.session-token=${cookie}; __Host-authjs.csrf-token=${binding}` } }))
     const during = await read()
     expect(dropped()).toBe(1)
     expect(during.status).toBe(200)

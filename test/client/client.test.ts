@@ -124,7 +124,9 @@ describe("latchkey/client against the handler", () => {
   })
 
   it("update() after the CSRF cookie expired: the session route's MissingCSRF is retried once too", async () => {
-    const { client, page } = clientApp({ providers: [credentials()], callbacks })
+    // A session bound to its browser ends with the CSRF cookie it is bound to; one shared across
+    // subdomains (whose binding is not checked on reads) lives on, and its update needs a new token.
+    const { client, page } = clientApp({ providers: [credentials()], callbacks, session: { sharedAcrossSubdomains: true } })
     await client.signIn("credentials", { username: "ada", password: "right", redirect: false })
     page.browser.acceptCookies(APP, ["authjs.csrf-token=; Path=/; Max-Age=0"]) // only the CSRF cookie is gone
     page.requests.length = 0

@@ -63,7 +63,8 @@ describe("unlinking and deleting", () => {
 
   it("refuses the last way to sign in, and another user's account; unlinks when another way remains", async () => {
     const adapter = memoryAdapter()
-    const site = secureApp({ providers: [corp()], adapter })
+    const github = { id: "github", name: "GitHub", type: "oauth" as const, clientId: "x", clientSecret: "y", authorization: "https://github.example/authorize", token: "https://github.example/token", userinfo: "https://github.example/user" }
+    const site = secureApp({ providers: [corp(), github], adapter })
     await signedIn(site, ADA)
     await signedIn(site, EVE)
     const ada = userIdOf(adapter, ADA.sub)

@@ -46,7 +46,7 @@ describe("database sessions", () => {
     expect(calls.createSession).toBe(1)
     expect(await sessionOf(browser)).toMatchObject({ user: { email: ADA.email } })
     expect(await adapter.getSessionAndUser(token!)).toMatchObject({ user: { email: ADA.email } })
-    const viaAuth = await site.auth(new Request(`${ORIGIN}/page`, { headers: { cookie: `__Secure-authjs.session-token=${token}` } }))
+    const viaAuth = await site.auth(new Request(`${ORIGIN}/page`, { headers: { cookie: `__Secure-authjs.session-token=${token}; __Host-authjs.csrf-token=${jarOf(browser)["__Host-authjs.csrf-token"]}` } }))
     expect(viaAuth?.user?.email).toBe(ADA.email)
   })
 
@@ -159,7 +159,7 @@ describe("the hybrid cache", () => {
     await sessionOf(ada)
     const eve = await signedIn(site, EVE)
     await sessionOf(eve)
-    const cookie = `__Secure-authjs.session-token=${tokenOf(eve)}; __Secure-latchkey.session-cache=${jarOf(ada)["__Secure-latchkey.session-cache"]}`
+    const cookie = `__Secure-authjs.session-token=${tokenOf(eve)}; __Host-authjs.csrf-token=${jarOf(eve)["__Host-authjs.csrf-token"]}; __Secure-latchkey.session-cache=${jarOf(ada)["__Secure-latchkey.session-cache"]}`
     const response = await site.handler(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }))
     expect(await response.json()).toMatchObject({ user: { email: EVE.email } })
   })
@@ -175,7 +175,7 @@ describe("a database that fails", () => {
     adapter.getSessionAndUser = () => {
       throw Object.assign(new Error(`connection refused while reading ${tokenOf(browser)}`), { code: "ECONNREFUSED" })
     }
-    const response = await site.handler(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `__Secure-authjs.session-token=${tokenOf(browser)}` } }))
+    const response = await site.handler(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `__Secure-authjs.session-token=${tokenOf(browser)}; __Host-authjs.csrf-token=${jarOf(browser)["__Host-authjs.csrf-token"]}` } }))
     expect(response.status).toBe(200)
     expect(await response.json()).toBeNull()
     expect(errors).toHaveLength(1)

@@ -41,7 +41,8 @@ async function signInOver(base: string): Promise<unknown> {
   })
   expect(signIn.status).toBe(302)
   const session = signIn.headers.getSetCookie().find((line) => line.startsWith("authjs.session-token="))!.split(";")[0]!
-  return (await fetch(`${base}/auth/session`, { headers: { cookie: session } })).json()
+  // The session is bound to the browser it was made in: its CSRF cookie goes along, as a browser's would.
+  return (await fetch(`${base}/auth/session`, { headers: { cookie: `${session}; ${csrfCookie}` } })).json()
 }
 
 /** An Express app whose /echo answers the body (and its type and length) the Web handler received, behind `parser`. */

@@ -200,7 +200,11 @@ function liveSessions(label: string, store: () => Promise<{ adapter: Adapter; te
         expect(await site.latchkey.auth(site.pageRequest(token))).toMatchObject({ user: { email: ADA.email }, expires: slid.toISOString() })
         const read = await site.session()
         expect(read).toMatchObject({ user: { email: ADA.email } })
-        const after = (await rowOf(adapter, token)).session.expires
+        // Sliding re-issues the session: Auth.js's unbound token is replaced by one bound to this browser.
+        const rebound = site.token()!
+        expect(rebound).toMatch(LATCHKEY_TOKEN)
+        expect(await adapter.getSessionAndUser!(token)).toBeNull()
+        const after = (await rowOf(adapter, rebound)).session.expires
         expect(after).toBeInstanceOf(Date)
         expect(read?.expires).toBe(after.toISOString())
         expect(site.errors).toEqual([])

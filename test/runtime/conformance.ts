@@ -103,7 +103,8 @@ export async function runConformance(input: ConformanceInput): Promise<Conforman
     )
     const session = signIn.headers.getSetCookie().find((line) => line.startsWith("__Secure-authjs.session-token="))
     assert(session, "no session cookie")
-    const current = await handler(new Request("https://app.example/auth/session", { headers: { cookie: session.split(";")[0]! } }))
+    // The session is bound to this browser's CSRF cookie, which goes along as a browser's would.
+    const current = await handler(new Request("https://app.example/auth/session", { headers: { cookie: `${session.split(";")[0]!}; ${csrfCookie}` } }))
     const body = (await current.json()) as { user?: { name?: string } } | null
     assert(body?.user?.name === "Ada", "session not readable")
   }, checks)
