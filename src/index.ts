@@ -27,6 +27,8 @@ export {
   OAuthAccountNotLinkedError,
   AdapterError,
   MissingAdapterMethodError,
+  LastSignInMethodError,
+  CredentialsSignin,
   WebAuthnError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason } from "./errors.js"
