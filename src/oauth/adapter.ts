@@ -36,6 +36,20 @@ export interface AdapterAccount extends Account {
 }
 
 /**
+ * The account types an adapter stores, as Auth.js's `AdapterAccountType` (`@auth/core/adapters`,
+ * `next-auth/adapters`, `@auth/express/adapters`): a Drizzle or Prisma schema that typed its
+ * `type` column with it imports it from here once those packages are gone.
+ *
+ * @example
+ * ```ts
+ * import type { AdapterAccountType } from "latchkey/oauth"
+ * const type: AdapterAccountType = "oidc"
+ * // drizzle: type: text("type").$type<AdapterAccountType>().notNull()
+ * ```
+ */
+export type AdapterAccountType = Exclude<Account["type"], "credentials">
+
+/**
  * A single-use email sign-in token, stored hashed.
  *
  * @example
