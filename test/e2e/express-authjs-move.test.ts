@@ -89,7 +89,7 @@ function movingApp(adapter: Adapter, strategy: Strategy) {
   const outbox: string[] = []
   const errors: unknown[] = []
   const corp = { id: "corp", name: "Corp SSO", type: "oidc", issuer: idp.issuer, clientId: "corp-app", clientSecret: "corp-secret" } as const
-  const email = { id: "email", type: "email", name: "Email", from: "auth@corp.example", maxAge: 24 * 60 * 60, sendVerificationRequest: ({ url }: { url: string }) => void outbox.push(url) }
+  const email = { id: "email", type: "email", name: "Email", from: "auth@corp.example", maxAge: 24 * 60 * 60, sendVerificationRequest: ({ url }: { url: string }) => void outbox.push(url) } as const
   // Auth.js refuses credentials with database sessions, so they are on the JWT app only.
   const authjsProviders = [corp, { ...email, options: {} }, ...(strategy === "jwt" ? [{ id: "credentials", name: "Password", type: "credentials", credentials: { email: {}, password: {} }, authorize: authorizeThrowing(AuthjsInvalidLogin) }] : [])]
   const authjsConfig: AuthjsConfig = {
