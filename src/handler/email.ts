@@ -6,6 +6,7 @@
  */
 import { EMAIL_METHODS, withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
 import { encodeBase64url } from "../jwt/base64url.js"
+import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
@@ -33,48 +34,13 @@ async function storedTokenCandidates(token: string, secrets: readonly string[]):
   return [...new Set(forms)]
 }
 
-/** RFC 5321's limits: 64 octets of local part, 255 of domain, 320 in all (checked before anything else runs). */
-const MAX_EMAIL_LENGTH = 320
-const MAX_LOCAL_LENGTH = 64
-const MAX_LABEL_LENGTH = 63
-
 /**
- * Characters no plain address contains: white space and controls, and the separators that would
- * let one field carry a display name, a comment, a route or a second recipient. One character
- * class and no quantifier, so a test is a single linear scan.
+ * The address in normalised form with the provider's `normalizeIdentifier`, or undefined when it
+ * is not exactly one plain address: the rules passkey sign-up applies too (see
+ * `lib/email-address.ts`).
  */
-const FORBIDDEN = /[\s\x00-\x1f\x7f,;<>"()[\]\\:]/
-
-function countAt(value: string): number {
-  let count = 0
-  for (let index = value.indexOf("@"); index !== -1; index = value.indexOf("@", index + 1)) count++
-  return count
-}
-
-/**
- * Whether `value` is exactly one plain address: one `@`, a local part, and a domain of two or more
- * non-empty labels. Parsed by splitting, with no backtracking pattern, so its cost is linear in
- * the (already bounded) length.
- */
-function isPlainAddress(value: unknown): value is string {
-  if (typeof value !== "string" || value.length > MAX_EMAIL_LENGTH || FORBIDDEN.test(value) || countAt(value) !== 1) return false
-  const at = value.indexOf("@")
-  if (at === 0 || at > MAX_LOCAL_LENGTH) return false
-  const labels = value.slice(at + 1).split(".")
-  return labels.length >= 2 && labels.every((label) => label.length > 0 && label.length <= MAX_LABEL_LENGTH)
-}
-
-/**
- * The address in normalised form, or undefined when it is not exactly one plain address. The
- * length is checked first, so neither a pattern nor the provider's `normalizeIdentifier` ever sees
- * an oversized field; a character that NFKC-folds to `@` (such as U+FF20 or U+FE6B) is refused
- * before any callback or sender can read the address.
- */
-export function normalizeEmail(provider: EmailConfig, raw: string | null): string | undefined {
-  if (typeof raw !== "string" || raw === "" || raw.length > MAX_EMAIL_LENGTH) return undefined
-  if (countAt(raw.normalize("NFKC")) !== countAt(raw)) return undefined
-  const value = provider.normalizeIdentifier ? provider.normalizeIdentifier(raw) : raw.trim().toLowerCase()
-  return isPlainAddress(value) ? value : undefined
+export function normalizeEmail(provider: Pick<EmailConfig, "normalizeIdentifier">, raw: string | null): string | undefined {
+  return normalizeEmailAddress(raw, provider.normalizeIdentifier)
 }
 
 function adapterOf(context: RequestContext, provider: EmailConfig) {

@@ -26,6 +26,14 @@ async function signedInUser(context: RequestContext): ReturnType<PasskeyHost["si
   return { userId: claims.sub }
 }
 
+/**
+ * The app's email sign-in, whose `normalizeIdentifier` a passkey sign-up applies too: an address
+ * signs up as the same user whichever way it arrives. Without an email provider, the default rules.
+ */
+function emailSignIn(context: RequestContext): Pick<EmailConfig, "normalizeIdentifier"> {
+  return context.providers.find((provider): provider is Extract<typeof provider, { type: "email" }> => provider.type === "email") ?? {}
+}
+
 /** The capabilities of this request for the passkey routes. */
 export function passkeyHost(context: RequestContext): PasskeyHost {
   return {
@@ -42,7 +50,7 @@ export function passkeyHost(context: RequestContext): PasskeyHost {
     signedInUser: () => signedInUser(context),
     completeSignIn: ({ providerId, ...signIn }) => completeSignIn(context, { ...signIn, provider: { id: providerId, type: "webauthn" } }),
     fireEvent: (name: "createUser" | "linkAccount", message: never) => fireEvent(context, name, message),
-    normalizeEmail: (raw) => normalizeEmail({} as EmailConfig, raw),
+    normalizeEmail: (raw) => normalizeEmail(emailSignIn(context), raw),
     safeRedirect: (requested) => safeRedirect(context, requested),
     json,
     text,

@@ -1,0 +1,66 @@
+/**
+ * The email-address rules, once for every way an address enters latchkey: email sign-in (the form
+ * and the link) and passkey sign-up. Two spellings that a reader, a mail system or a database
+ * collation could take for one address must come out as one address, or be refused, so no one can
+ * sign up as a second user who reads exactly like an existing one.
+ *
+ * @module
+ */
+
+/** RFC 5321's limits: 64 octets of local part, 255 of domain, 320 in all (checked before anything else runs). */
+const MAX_EMAIL_LENGTH = 320
+const MAX_LOCAL_LENGTH = 64
+const MAX_LABEL_LENGTH = 63
+
+/**
+ * Characters no plain address contains: white space and controls, and the separators that would
+ * let one field carry a display name, a comment, a route or a second recipient. One character
+ * class and no quantifier, so a test is a single linear scan.
+ */
+const FORBIDDEN = /[\s\x00-\x1f\x7f,;<>"()[\]\\:]/
+
+/**
+ * Characters that show as nothing: format controls (zero-width space and joiners, bidirectional
+ * overrides, the soft hyphen) and the rest of Unicode's default-ignorable code points. NFKC keeps
+ * most of them, so `ada\u200b@example.com` would stay a second address that reads as the first.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u
+
+function countAt(value: string): number {
+  let count = 0
+  for (let index = value.indexOf("@"); index !== -1; index = value.indexOf("@", index + 1)) count++
+  return count
+}
+
+/**
+ * Whether `value` is exactly one plain address: one `@`, a local part, and a domain of two or more
+ * non-empty labels. Parsed by splitting, with no backtracking pattern, so its cost is linear in
+ * the (already bounded) length.
+ */
+function isPlainAddress(value: unknown): value is string {
+  if (typeof value !== "string" || value.length > MAX_EMAIL_LENGTH || FORBIDDEN.test(value) || countAt(value) !== 1) return false
+  const at = value.indexOf("@")
+  if (at === 0 || at > MAX_LOCAL_LENGTH) return false
+  const labels = value.slice(at + 1).split(".")
+  return labels.length >= 2 && labels.every((label) => label.length > 0 && label.length <= MAX_LABEL_LENGTH)
+}
+
+/**
+ * The address in its one normalised form, or undefined when it is not exactly one plain address.
+ *
+ * The length is checked first, so neither a pattern nor `normalizeIdentifier` ever sees an
+ * oversized field. An address holding an invisible character is refused. Then the address is
+ * NFKC-folded, so fullwidth or mathematical letters become the letters they stand for; a
+ * character that folds to `@` (U+FF20, U+FE6B) is refused before any callback reads it. Only the
+ * folded form reaches the app's `normalizeIdentifier` (an email provider's option), or, without
+ * one, is trimmed and lower-cased; whichever answers is checked to be one plain address.
+ */
+export function normalizeEmailAddress(raw: string | null | undefined, normalizeIdentifier?: (identifier: string) => string): string | undefined {
+  if (typeof raw !== "string" || raw === "" || raw.length > MAX_EMAIL_LENGTH || INVISIBLE.test(raw)) return undefined
+  const folded = raw.normalize("NFKC")
+  // A character that folds to "@" is refused, not folded: which "@" the typist meant is a guess.
+  if (countAt(folded) !== countAt(raw)) return undefined
+  // Lower-casing can leave a letter NFKC would write otherwise, so the default folds once more after it.
+  const value = normalizeIdentifier ? normalizeIdentifier(folded) : folded.trim().toLowerCase().normalize("NFKC")
+  return isPlainAddress(value) ? value : undefined
+}
