@@ -108,8 +108,12 @@ export const accounts = pgTable(
 /** The Express server: the routes read the session as they did with @auth/express's getSession. */
 const EXPRESS_SERVER = `
 import express from "express"
+import { LastSignInMethodError } from "latchkey"
 import { toWebHandler, toWebRequest } from "latchkey/node"
 import { auth, handler } from "./auth.js"
+
+/** The unlink route's refusal, documented as imported from "latchkey". */
+export const isLastSignInMethod = (error: unknown) => error instanceof LastSignInMethodError && error.code === "ERR_LAST_SIGN_IN_METHOD"
 
 const app = express()
 app.use("/auth", toWebHandler(handler))
