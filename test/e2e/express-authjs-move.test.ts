@@ -85,7 +85,7 @@ function authorizeThrowing(Refusal: new () => Error) {
 }
 
 /** Both apps, on one adapter and secret, with the same providers; `outbox` collects the links each sent. */
-function movingApp(adapter: Adapter, strategy: Strategy) {
+function movingApp(adapter: Adapter, strategy: Strategy, latchkeySecret: string | string[] = SECRET) {
   const outbox: string[] = []
   const errors: unknown[] = []
   const corp = { id: "corp", name: "Corp SSO", type: "oidc", issuer: idp.issuer, clientId: "corp-app", clientSecret: "corp-secret" } as const
@@ -103,7 +103,7 @@ function movingApp(adapter: Adapter, strategy: Strategy) {
   }
   // The guide's Express config: the same providers, the same adapter, `basePath` kept at /auth.
   const latchkeyProviders: Provider[] = [corp, email satisfies EmailConfig, ...(strategy === "jwt" ? [Credentials({ credentials: { email: {}, password: {} }, authorize: authorizeThrowing(InvalidLogin) })] : [])]
-  const latchkey = createAuth({ secret: SECRET, trustHost: true, env: {}, adapter, session: { strategy }, providers: latchkeyProviders, logger: { error: (error) => void errors.push(error), warn: () => {} } })
+  const latchkey = createAuth({ secret: latchkeySecret, trustHost: true, env: {}, adapter, session: { strategy }, providers: latchkeyProviders, logger: { error: (error) => void errors.push(error), warn: () => {} } })
   current = { serving: "authjs", latchkey, authjs: (request) => Auth(request, authjsConfig) }
   return {
     outbox,
@@ -208,6 +208,17 @@ describe(`an @auth/express app moved to latchkey (${store.name})`, () => {
       expect(await ada.me()).toEqual({ status: 200, body: { name: "Ada (password)", email: "ada@example.com" } })
       // Auth.js logs a credentials refusal as an error; latchkey does not.
       expect(app.errors.map((error) => (error as Error).name)).toEqual(["AuthjsInvalidLogin"])
+    }), 60_000)
+
+  it("a link Auth.js sent still signs in when the deploy also adds a new secret (AUTH_SECRET_1)", () =>
+    withAdapter(async (adapter) => {
+      const app = movingApp(adapter, "database", ["latchkey-express-move-new-secret-0123456789", SECRET])
+      const hedy = visitor()
+      app.serve("authjs")
+      await hedy.askForLink("hedy@example.com")
+      app.serve("latchkey")
+      expect(await hedy.openLink(app.outbox[0]!)).toEqual(new URL(`${origin}/welcome`))
+      expect(await hedy.me()).toEqual({ status: 200, body: { name: null, email: "hedy@example.com" } })
     }), 60_000)
 
   it("a link latchkey stored in its old base64url form still signs in, and a used link does not sign in twice", () =>
