@@ -16,6 +16,9 @@ const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/
  * entry a dist/<entry>.d.ts that re-exports its module. A declaration bundle (tsup's `dts`) puts
  * shared types in hashed chunks under one-letter aliases, so a consumer's type error would read
  * `import(".../errors-Cn5ahcpT").a` where it should read `Adapter`. Type errors fail the build.
+ * package.json points `latchkey/types` at dist/dts/types.d.ts itself, not at its stub: TypeScript
+ * applies `declare module "latchkey/types"` to a re-exporting stub only when the program also
+ * imports the stub, and the augmentation file often imports nothing else from it.
  */
 function emitDeclarations(entries: Record<string, string>): void {
   const { config } = ts.readConfigFile("tsconfig.json", (path) => ts.sys.readFile(path))

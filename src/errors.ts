@@ -656,6 +656,33 @@ export class MissingDependencyError extends LatchkeyError {
 }
 
 /**
+ * The session route answered `404`: nothing is mounted at the client's `basePath`. A client made
+ * with the default `/auth` in an app whose handler is at next-auth's `/api/auth` would otherwise
+ * keep showing a stale session, silently. Reported once per client, to its `onError` (by default
+ * `console.error`). Exported from `latchkey/client` (for `latchkey/react` too).
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, SessionRouteNotFoundError } from "latchkey/client"
+ * const client = createAuthClient({
+ *   basePath: "/api/auth", // where the handler is mounted: the fix this error asks for
+ *   onError: (error) => { if (error instanceof SessionRouteNotFoundError) reportToMonitoring(error.url) },
+ * })
+ * ```
+ */
+export class SessionRouteNotFoundError extends LatchkeyError {
+  override readonly code = "ERR_SESSION_ROUTE_NOT_FOUND"
+
+  constructor(
+    /** The URL that answered 404. */
+    readonly url: string,
+    basePath: string,
+  ) {
+    super(`GET ${url} answered 404: no latchkey handler is mounted at basePath "${basePath}". Pass the handler's base path (next-auth's was "/api/auth") as basePath to SessionProvider or createAuthClient.`)
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example
@@ -689,6 +716,7 @@ export type KnownLatchkeyError =
   | WebAuthnError
   | MissingSessionProviderError
   | MissingDependencyError
+  | SessionRouteNotFoundError
 
 /**
  * Every stable error code.

@@ -29,6 +29,7 @@ export {
   MissingAdapterMethodError,
   LastSignInMethodError,
   SessionRequiredError,
+  CredentialsSignin,
   WebAuthnError,
   MissingDependencyError,
 } from "./errors.js"
@@ -42,4 +43,4 @@ export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckNa
  * const user: User = { id: "42", name: "Ada" }
  * ```
  */
-export type { Account, Awaitable, DefaultJWT, InferSession, JWT, LoggerInstance, Profile, Session, TokenSet, User } from "./types.js"
+export type { Account, Awaitable, DefaultJWT, DefaultSession, DefaultUser, InferSession, JWT, LoggerInstance, Profile, Session, TokenSet, User } from "./types.js"

@@ -28,7 +28,19 @@ export type Awaitable<T> = T | PromiseLike<T>
  * const user: User = { id: "42", name: "Ada", email: "ada@example.com", image: null }
  * ```
  */
-export interface User {
+export interface User extends DefaultUser {}
+
+/**
+ * The fields latchkey knows on every user, as Auth.js's `DefaultUser`; `User` extends it, so an
+ * augmentation of `User` adds fields to what it holds.
+ *
+ * @example
+ * ```ts
+ * import type { DefaultUser } from "latchkey/types"
+ * const known: DefaultUser = { id: "42", name: "Ada", email: "ada@example.com", image: null }
+ * ```
+ */
+export interface DefaultUser {
   id?: string
   name?: string | null
   email?: string | null
@@ -133,16 +145,23 @@ export interface DefaultJWT extends Record<string, unknown> {
 export interface JWT extends DefaultJWT {}
 
 /**
- * What an application reads as "the session": the signed-in user and when the session ends.
+ * The fields latchkey puts in every session: the signed-in user and when the session ends. Every
+ * session latchkey answers has a `user` (JWT and database alike), so unlike Auth.js's `user?` it
+ * is not optional: `session.user.name` after `if (session)` type-checks. Auth.js apps that wrote
+ * `user: { id: string } & DefaultSession["user"]` in an augmentation keep that line as it is.
  *
  * @example
  * ```ts
- * import type { Session } from "latchkey/types"
- * const session: Session = { user: { name: "Ada" }, expires: "2026-12-22T00:00:00.000Z" }
+ * import type { DefaultSession } from "latchkey"
+ * declare module "latchkey" {
+ *   interface Session {
+ *     user: { id: string } & DefaultSession["user"]
+ *   }
+ * }
  * ```
  */
-export interface Session {
-  user?: User
+export interface DefaultSession {
+  user: User
   /** ISO 8601 date-time when the session expires. */
   expires: string
   /**
@@ -152,6 +171,19 @@ export interface Session {
    */
   error?: "RefreshTokenError"
 }
+
+/**
+ * What an application reads as "the session": the signed-in user and when the session ends.
+ * Extend it through declaration merging, in a file that imports from `latchkey` (an Auth.js app's
+ * `declare module "next-auth"` or `"@auth/core/types"` becomes `declare module "latchkey"`).
+ *
+ * @example
+ * ```ts
+ * import type { Session } from "latchkey/types"
+ * const session: Session = { user: { name: "Ada" }, expires: "2026-12-22T00:00:00.000Z" }
+ * ```
+ */
+export interface Session extends DefaultSession {}
 
 /**
  * Where latchkey reports what happens. Every method is optional; a missing one is silent.

@@ -3,14 +3,14 @@
  * handler's routes. Reads in flight are shared; a read that started before a change (a sign-in, a
  * sign-out, another tab's message) never overwrites what the change brought.
  */
-import { InvalidOptionError } from "../errors.js"
+import { InvalidOptionError, SessionRouteNotFoundError } from "../errors.js"
 import type { Session } from "../types.js"
 import { announce, listen, rememberUser, startsWithAnotherUser, type SessionTrigger } from "./broadcast.js"
 import { currentHref, navigate } from "./navigate.js"
 import { watchRefetchTriggers } from "./refetch.js"
 import { providersOf, redirectResult, sessionOf } from "./results.js"
 import { createSessionStore } from "./store.js"
-import { createTransport } from "./transport.js"
+import { createTransport, type Outcome } from "./transport.js"
 import type { AuthClient, AuthClientOptions, SignInOptions, SignInResult, SignOutOptions, SignOutResult, SessionState } from "./types.js"
 
 function checkOptions(options: AuthClientOptions<Session>): string {
@@ -69,11 +69,25 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
   let generation = 0
   let inflight: { generation: number; promise: Promise<S | null> } | undefined
 
+  let reportedMissingRoute = false
+  /**
+   * A 404 from the session route means nothing is mounted at `basePath` (the default `/auth` in an
+   * app that kept next-auth's `/api/auth`): said once, loudly, instead of keeping a stale session quietly.
+   */
+  function reportMissingRoute(outcome: Outcome): void {
+    if (reportedMissingRoute || "failed" in outcome || outcome.status !== 404) return
+    reportedMissingRoute = true
+    const error = new SessionRouteNotFoundError(transport.url("session"), basePath)
+    if (options.onError) options.onError(error)
+    else console.error(error)
+  }
+
   function getSession(): Promise<S | null> {
     if (inflight?.generation === generation) return inflight.promise
     const started = generation
     // The request starts now, synchronously, so a focus event's read is under way when it returns.
     const promise = transport.get("session").then((outcome) => {
+      reportMissingRoute(outcome)
       const session = sessionOf<S>(outcome)
       if (inflight?.promise === promise) inflight = undefined
       if (session === undefined) return store.get().data // unreachable or not the handler: keep what is known
@@ -156,7 +170,9 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
         return store.get().data // not JSON (a cycle, a BigInt): nothing to send
       }
     }
-    const session = sessionOf<S>(await transport.post("session", fields))
+    const outcome = await transport.post("session", fields)
+    reportMissingRoute(outcome)
+    const session = sessionOf<S>(outcome)
     if (session === undefined) return store.get().data
     changed()
     store.set(session)

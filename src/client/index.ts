@@ -9,6 +9,7 @@
  */
 export { createAuthClient } from "./client.js"
 export { signIn, signOut, getSession, update, getProviders, getCsrfToken } from "./default-client.js"
+export { SessionRouteNotFoundError } from "../errors.js"
 export type {
   AuthClient,
   AuthClientError,

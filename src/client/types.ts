@@ -3,6 +3,7 @@
  * calls answer. Types only; nothing here costs anything at run time.
  */
 import type { ClientErrorCode } from "../handler/errors.js"
+import type { SessionRouteNotFoundError } from "../errors.js"
 import type { Session } from "../types.js"
 
 /**
@@ -91,6 +92,12 @@ export interface AuthClientOptions<S extends Session = Session> {
    * (`"loading"` until the first read).
    */
   session?: S | null
+  /**
+   * Where the client reports a setup error: a `SessionRouteNotFoundError` when the session route
+   * answers 404 (`basePath` is not where the handler is mounted), once per client. Default
+   * `console.error`.
+   */
+  onError?: (error: SessionRouteNotFoundError) => void
 }
 
 /**

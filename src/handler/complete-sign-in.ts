@@ -27,7 +27,7 @@ export interface SignInOutcome {
   profile?: Profile
   provider: { id: string; type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"; allowDangerousEmailAccountLinking?: boolean }
   /**
-   * For a sign-in that finds or creates its own user (a passkey's): called instead of account
+   * For a sign-in that finds or creates its own user (a passkey's, an emailed link's): called instead of account
    * linking, after the `signIn` callback agreed, so a refused sign-up writes nothing.
    */
   resolveUser?: () => Promise<{ user: User; isNewUser: boolean }>
@@ -65,12 +65,6 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   if (context.sessionStrategy === "database") await context.providerTokens?.storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
   if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
-  // Following an emailed link proves the address: an existing user's emailVerified is set, as in Auth.js.
-  if (outcome.provider.type === "email" && !linked.isNewUser && adapter.updateUser) {
-    const user = await adapter.updateUser({ id: linked.user.id, emailVerified: new Date() })
-    await fireEvent(context, "updateUser", { user })
-    return { user: user as User, isNewUser: false }
-  }
   return { user: linked.user as User, isNewUser: linked.isNewUser }
 }
 

@@ -1,18 +1,37 @@
 /**
  * Email ("magic link") sign-in: a single-use token, stored only as a hash through the adapter,
- * valid until the provider's `maxAge`, sent as a link to the callback.
+ * valid until the provider's `maxAge`, sent as a link to the callback. The stored hash and the
+ * user handling are Auth.js's, so links sent by either library before a deploy (or a rollback)
+ * still sign in, and the adapter is asked for what Auth.js asks for: no account row is written.
  */
-import { EMAIL_METHODS, withAdapterMethods } from "../oauth/adapter.js"
+import { EMAIL_METHODS, withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
 import { encodeBase64url } from "../jwt/base64url.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
-import type { RequestContext } from "./config.js"
-import { sha256 } from "./digest.js"
+import type { User } from "../types.js"
+import { fireEvent, type RequestContext } from "./config.js"
+import { sha256, sha256Hex } from "./digest.js"
 import type { SignInOutcome } from "./complete-sign-in.js"
 
-/** What is stored of a link's token: its SHA-256 with the secret, never the token. */
-function hashToken(token: string, secret: string): Promise<string> {
-  return sha256(`${token}${secret}`)
+/**
+ * What is stored of a link's token, as Auth.js stores it: the lower-case hex SHA-256 of the token
+ * followed by the secret (Auth.js appends its secret list joined by commas, which for one secret is
+ * the secret itself). Never the token.
+ */
+function storedTokenHash(token: string, secrets: readonly string[]): Promise<string> {
+  return sha256Hex(`${token}${secrets.join(",")}`)
+}
+
+/**
+ * Every stored form a valid link's token may have, newest first: Auth.js's (what is written now);
+ * the same with each secret alone, for a link sent before a secret was added; and the base64url
+ * form latchkey wrote before it matched Auth.js, so a link sent by an older latchkey still works.
+ */
+async function storedTokenCandidates(token: string, secrets: readonly string[]): Promise<string[]> {
+  const forms = [await storedTokenHash(token, secrets)]
+  if (secrets.length > 1) for (const secret of secrets) forms.push(await sha256Hex(`${token}${secret}`))
+  forms.push(await sha256(`${token}${secrets[0]}`))
+  return [...new Set(forms)]
 }
 
 /**
@@ -33,12 +52,41 @@ export async function sendSignInLink(context: RequestContext, provider: EmailCon
   const adapter = adapterOf(context, provider)
   const token = provider.generateVerificationToken ? await provider.generateVerificationToken() : encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
   const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000)
-  await adapter.createVerificationToken({ identifier: email, token: await hashToken(token, context.secret[0]!), expires })
+  await adapter.createVerificationToken({ identifier: email, token: await storedTokenHash(token, context.secret), expires })
   const url = new URL(provider.callbackUrl)
   url.searchParams.set("token", token)
   url.searchParams.set("email", email)
   if (callbackUrl) url.searchParams.set("callbackUrl", callbackUrl)
   await provider.sendVerificationRequest({ identifier: email, url: url.href, expires, provider, token, theme: context.config.theme ?? {}, request: context.request })
+}
+
+/** Uses up the stored token for `token`, in whichever form it was stored; undefined when none is valid. */
+async function useStoredToken(context: RequestContext, provider: EmailConfig, email: string, token: string) {
+  const adapter = adapterOf(context, provider)
+  for (const hashed of await storedTokenCandidates(token, context.secret)) {
+    const stored = await adapter.useVerificationToken({ identifier: email, token: hashed })
+    if (stored) return stored.expires.getTime() < Date.now() ? undefined : stored
+  }
+  return undefined
+}
+
+/**
+ * The user a followed link signs in, as Auth.js finds it: the user with the address (whose
+ * `emailVerified` is set now), else a new user. Runs only after the `signIn` callback agreed.
+ */
+async function emailUser(context: RequestContext, provider: EmailConfig, email: string): Promise<{ user: User; isNewUser: boolean }> {
+  const adapter = adapterOf(context, provider)
+  const existing = await adapter.getUserByEmail(email)
+  if (existing) {
+    if (!adapter.updateUser) return { user: existing as User, isNewUser: false }
+    const user = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
+    await fireEvent(context, "updateUser", { user })
+    return { user: user as User, isNewUser: false }
+  }
+  const creator = withAdapterMethods(adapter, ["createUser"], `provider "${provider.id}" (email sign-up)`)
+  const created: AdapterUser = await creator.createUser({ id: crypto.randomUUID(), email, emailVerified: new Date() })
+  await fireEvent(context, "createUser", { user: created })
+  return { user: created as User, isNewUser: true }
 }
 
 /** Consumes the link's token; answers the sign-in, or undefined when the link is not valid. Only a GET may consume it. */
@@ -47,15 +95,15 @@ export async function verifySignInLink(context: RequestContext, provider: EmailC
   const { url } = context
   const token = url.searchParams.get("token")
   const email = normalizeEmail(provider, url.searchParams.get("email"))
-  if (!token || !email) return undefined
-  const stored = await adapter.useVerificationToken({ identifier: email, token: await hashToken(token, context.secret[0]!) })
-  if (!stored || stored.expires.getTime() < Date.now()) return undefined
+  if (!token || !email || !(await useStoredToken(context, provider, email, token))) return undefined
   // Following the link proves the address, so an existing user with it is this user.
   const user = (await adapter.getUserByEmail(email)) ?? { email, emailVerified: new Date() }
   return {
     user,
     account: { provider: provider.id, type: "email", providerAccountId: email },
     provider: { id: provider.id, type: "email", allowDangerousEmailAccountLinking: true },
+    // As in Auth.js, no account row: the address on the user row is the link between them.
+    resolveUser: () => emailUser(context, provider, email),
     // The link's own callbackUrl, for a link opened in a browser that has no callback-url cookie.
     callbackUrl: url.searchParams.get("callbackUrl") ?? undefined,
   }

@@ -36,6 +36,20 @@ export interface AdapterAccount extends Account {
 }
 
 /**
+ * The account types an adapter stores, as Auth.js's `AdapterAccountType` (`@auth/core/adapters`,
+ * `next-auth/adapters`, `@auth/express/adapters`): a Drizzle or Prisma schema that typed its
+ * `type` column with it imports it from here once those packages are gone.
+ *
+ * @example
+ * ```ts
+ * import type { AdapterAccountType } from "latchkey/oauth"
+ * const type: AdapterAccountType = "oidc"
+ * // drizzle: type: text("type").$type<AdapterAccountType>().notNull()
+ * ```
+ */
+export type AdapterAccountType = Exclude<Account["type"], "credentials">
+
+/**
  * A single-use email sign-in token, stored hashed.
  *
  * @example
@@ -176,10 +190,13 @@ export interface Adapter {
   deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null | undefined | void>
 }
 
-/** What account linking calls (`resolveSignIn`): every OAuth, OIDC and email sign-in with an adapter. */
+/** What account linking calls (`resolveSignIn`): every OAuth and OIDC sign-in with an adapter. */
 export const LINKING_METHODS = ["getUserByAccount", "getUser", "getUserByEmail", "createUser", "linkAccount"] as const satisfies readonly (keyof Adapter)[]
-/** Email sign-in: the single-use tokens, then account linking. */
-export const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", ...LINKING_METHODS] as const satisfies readonly (keyof Adapter)[]
+/**
+ * Email sign-in, as Auth.js checks it: the single-use tokens, and the user with the address. A
+ * first sign-in also calls `createUser` (checked when it happens); no account row is written.
+ */
+export const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const satisfies readonly (keyof Adapter)[]
 /** Passkeys, as Auth.js lists them. */
 const WEBAUTHN_METHODS = ["createUser", "getUser", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const satisfies readonly (keyof Adapter)[]
 

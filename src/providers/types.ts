@@ -503,6 +503,9 @@ export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig 
 
 /**
  * A provider: a configuration, or a factory that makes one (`GitHub` as well as `GitHub({...})`).
+ * As in Auth.js, a hand-written `Provider` with no type argument gets an untyped `profile`
+ * (`any`), so an Auth.js app's `profile(profile) { return { id: profile.sub } }` keeps compiling;
+ * name the profile (`Provider<CorpProfile>`) to have it checked.
  *
  * @example
  * ```ts
@@ -511,7 +514,7 @@ export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig 
  * const google: Provider<GoogleProfile> = Google({ authorization: { params: { prompt: "select_account" } } })
  * ```
  */
-export type Provider<P = Profile> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | ((options?: any) => ProviderConfig)
+export type Provider<P = any> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | ((options?: any) => ProviderConfig)
 
 /**
  * The `providers` list of a config.

@@ -7,7 +7,7 @@
 import { createElement, useLayoutEffect, useMemo, useState, type ReactNode } from "react"
 import { createAuthClient } from "../client/client.js"
 import { stateOf } from "../client/store.js"
-import type { AuthClient } from "../client/types.js"
+import type { AuthClient, AuthClientOptions } from "../client/types.js"
 import type { Session } from "../types.js"
 import { SessionContext, type SessionContextValue } from "./context.js"
 
@@ -34,11 +34,17 @@ export type SessionProviderProps<S extends Session = Session> = {
       basePath?: never
       refetchOnWindowFocus?: never
       refetchInterval?: never
+      onError?: never
     }
   | {
       client?: undefined
-      /** Where the handler is mounted. Default `/auth`. */
+      /**
+       * Where the handler is mounted. Default `/auth`; an app that kept next-auth's `/api/auth`
+       * passes `basePath="/api/auth"`. A wrong one is reported (`SessionRouteNotFoundError`, once).
+       */
       basePath?: string
+      /** Where a setup error is reported, such as a wrong `basePath`. Default `console.error`. */
+      onError?: AuthClientOptions<S>["onError"]
       /** Re-read the session when the window regains focus. Default true. */
       refetchOnWindowFocus?: boolean
       /** Seconds between re-reads while signed in. Default 0: never. */
@@ -64,11 +70,11 @@ export type SessionProviderProps<S extends Session = Session> = {
  * ```
  */
 export function SessionProvider<S extends Session = Session>(props: SessionProviderProps<S>): ReactNode {
-  const { children, session, client: given, basePath, refetchOnWindowFocus, refetchInterval } = props
+  const { children, session, client: given, basePath, refetchOnWindowFocus, refetchInterval, onError } = props
   const key = session === undefined ? undefined : JSON.stringify(session)
   // A client made here starts from the session rendered when it is made (later ones arrive below).
   const client = useMemo(
-    () => (given ?? createAuthClient<S>({ basePath, refetchOnWindowFocus, refetchInterval, session })) as unknown as AuthClient,
+    () => (given ?? createAuthClient<S>({ basePath, refetchOnWindowFocus, refetchInterval, session, onError })) as unknown as AuthClient,
     [given, basePath, refetchOnWindowFocus, refetchInterval],
   )
   // A client passed in may be shared (module scope): on the server it is never written to, so one

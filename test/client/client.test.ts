@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest"
 import { createAuthClient } from "../../src/client/client.js"
 import { getSession as defaultGetSession } from "../../src/client/default-client.js"
 import type { SessionState } from "../../src/client/types.js"
-import { CredentialsSignin, InvalidOptionError } from "../../src/errors.js"
+import { CredentialsSignin, InvalidOptionError, SessionRouteNotFoundError } from "../../src/errors.js"
 import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { EmailConfig } from "../../src/providers/email/types.js"
@@ -381,5 +381,52 @@ describe("latchkey/client against the handler", () => {
     expect(() => createAuthClient({ basePath: "auth" })).toThrow(InvalidOptionError)
     expect(() => createAuthClient({ baseUrl: "https://app.example.com/path" })).toThrow(expect.objectContaining({ code: "ERR_INVALID_OPTION", option: "baseUrl" }))
     expect(() => createAuthClient({ refetchInterval: -1 })).toThrow(expect.objectContaining({ option: "refetchInterval" }))
+  })
+})
+
+// Issue "Round three", item 16: the guide kept next-auth's /api/auth, the provider defaulted to
+// /auth, and every focus asked GET /auth/session, got 404 and kept the stale session in silence.
+describe("a client whose basePath is not where the handler is mounted", () => {
+  /** A signed-in page of an app that mounted the handler at /api/auth only: other paths are the framework's 404 page. */
+  const signedInApp = async (options: Parameters<typeof createAuthClient>[0]) => {
+    const site = clientApp({ providers: [credentials()], basePath: "/api/auth" })
+    const frameworkFetch: typeof fetch = async (input, init) =>
+      new URL(String(input)).pathname.startsWith("/api/auth/") ? site.pageFetch(input, init) : new Response("<h1>404</h1>", { status: 404, headers: { "content-type": "text/html" } })
+    const client = (basePath?: string) => createAuthClient({ baseUrl: APP, fetch: frameworkFetch, broadcast: false, basePath, ...options })
+    expect((await client("/api/auth").signIn("credentials", { username: "ada", password: "right", redirect: false })).ok).toBe(true)
+    return { client: client(options?.basePath), page: site.page }
+  }
+
+  it("the session route's 404 is a SessionRouteNotFoundError, reported once, that names the fix", async () => {
+    const errors: unknown[] = []
+    const { client } = await signedInApp({ onError: (error) => errors.push(error) })
+    await client.getSession()
+    await client.getSession()
+    await client.update({ name: "Grace" })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toBeInstanceOf(SessionRouteNotFoundError)
+    expect(errors[0]).toMatchObject({ code: "ERR_SESSION_ROUTE_NOT_FOUND", url: `${APP}/auth/session` })
+    expect((errors[0] as Error).message).toContain('basePath "/auth"')
+    expect((errors[0] as Error).message).toContain("/api/auth")
+  })
+
+  it("without onError it goes to console.error, once", async () => {
+    const printed = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    try {
+      const { client } = await signedInApp({})
+      await client.getSession()
+      await client.getSession()
+      expect(printed).toHaveBeenCalledTimes(1)
+      expect(printed.mock.calls[0]![0]).toBeInstanceOf(SessionRouteNotFoundError)
+    } finally {
+      printed.mockRestore()
+    }
+  })
+
+  it("with the basePath the guide gives, the same signed-in page reads its session and reports nothing", async () => {
+    const errors: unknown[] = []
+    const { client } = await signedInApp({ basePath: "/api/auth", onError: (error) => errors.push(error) })
+    expect((await client.getSession())?.user.name).toBe("Ada")
+    expect(errors).toEqual([])
   })
 })

@@ -3,10 +3,11 @@
 // never carries one request's session into another request's render.
 import { createElement as h } from "react"
 import { renderToString } from "react-dom/server"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { createAuthClient } from "../../src/client/client.js"
-import { MissingSessionProviderError } from "../../src/errors.js"
-import { SessionProvider, useSession } from "../../src/react/index.js"
+import type { AuthClient } from "../../src/client/types.js"
+import { MissingSessionProviderError, SessionRouteNotFoundError } from "../../src/errors.js"
+import { SessionProvider, useAuthClient, useSession } from "../../src/react/index.js"
 import type { Session } from "../../src/types.js"
 
 const ada: Session = { user: { name: "Ada", email: "ada@example.com" }, expires: "2099-01-01T00:00:00.000Z" }
@@ -43,5 +44,31 @@ describe("latchkey/react on the server", () => {
   it("useSession outside a SessionProvider is a typed error", () => {
     expect(() => render(h(Status))).toThrow(MissingSessionProviderError)
     expect(() => render(h(Status))).toThrow(expect.objectContaining({ code: "ERR_NO_SESSION_PROVIDER" }))
+  })
+})
+
+// Issue "Round three", item 16: a provider left at its default /auth in an app whose handler kept
+// next-auth's /api/auth. Its client's reads get the framework's 404; the provider's onError hears
+// of it once, as a SessionRouteNotFoundError naming the basePath, and nothing throws.
+describe("SessionProvider with a basePath nothing is mounted at", () => {
+  it("reports SessionRouteNotFoundError to onError once, from the client it made", async () => {
+    const asked: string[] = []
+    vi.stubGlobal("fetch", async (url: string) => (asked.push(String(url)), new Response("<h1>404</h1>", { status: 404, headers: { "content-type": "text/html" } })))
+    try {
+      const errors: unknown[] = []
+      let client: AuthClient | undefined
+      function Capture() {
+        client = useAuthClient()
+        return null
+      }
+      render(h(SessionProvider, { session: ada, onError: (error: unknown) => void errors.push(error) }, h(Capture)))
+      expect(await client!.getSession()).toEqual(ada)
+      await client!.getSession()
+      expect(asked).toEqual(["/auth/session", "/auth/session"])
+      expect(errors).toEqual([expect.any(SessionRouteNotFoundError)])
+      expect(errors[0]).toMatchObject({ code: "ERR_SESSION_ROUTE_NOT_FOUND", url: "/auth/session" })
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 })

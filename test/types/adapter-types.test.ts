@@ -159,9 +159,14 @@ describe("missing adapter methods fail loudly, by name", () => {
   })
 
   it("requireAdapterMethods names what an email provider needs", () => {
-    const check = () => requireAdapterMethods({ getUser: () => null }, [{ id: "resend", type: "email" }])
+    const check = () => requireAdapterMethods({ getUserByEmail: () => null }, [{ id: "resend", type: "email" }])
     expect(check).toThrow(MissingAdapterMethodError)
-    expect(check).toThrow(expect.objectContaining({ methods: EMAIL_METHODS.filter((method) => method !== "getUser") }))
+    expect(check).toThrow(expect.objectContaining({ methods: EMAIL_METHODS.filter((method) => method !== "getUserByEmail") }))
+  })
+
+  it("an email provider asks only for what Auth.js asks for: the token methods and getUserByEmail", () => {
+    const authjsEmailAdapter = { createVerificationToken: () => null, useVerificationToken: () => null, getUserByEmail: () => null }
+    expect(() => requireAdapterMethods(authjsEmailAdapter, [{ id: "resend", type: "email" }])).not.toThrow()
   })
 
   it("requireAdapterMethods refuses an email provider without an adapter", () => {

@@ -1,0 +1,89 @@
+// docs/migrating-from-authjs.md's code, as an app copies it: every ts block is typechecked against
+// latchkey's source (the augmentation block in the same program as the code that reads its
+// fields), and the Express block runs: its `app` is served on 127.0.0.1, signed-out `/me` is 401,
+// a credentials sign-in through its mounted handler makes `/me` answer the user, and a refused
+// password keeps the code of the CredentialsSignin subclass the app kept.
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import express from "express"
+import { afterAll, describe, expect, it } from "vitest"
+import * as latchkey from "../../src/index.js"
+import * as latchkeyNode from "../../src/handler/node.js"
+import Credentials from "../../src/providers/credentials.js"
+import Nodemailer from "../../src/providers/email/nodemailer.js"
+import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { csrf, postForm } from "../handler/support.js"
+import { TestBrowser } from "../servers/browser.js"
+import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
+
+const PAGE = "migrating-from-authjs.md"
+const MINIMAL = snippet(PAGE, "ts", `basePath: "/api/auth",         // keeps`)
+const GET_TOKEN = snippet(PAGE, "ts", "export async function GET(request: Request)")
+const AUGMENTATION = snippet(PAGE, "ts", 'declare module "latchkey"')
+const EXPRESS = snippet(PAGE, "ts", "toWebHandler(handler)")
+const V4_CLAIMS = snippet(PAGE, "ts", "export async function sessionClaims")
+const V4_UPGRADE = snippet(PAGE, "ts", "export async function upgradeV4Session")
+
+describe("docs/migrating-from-authjs.md", () => {
+  it("has no ts block that this file neither runs nor typechecks", () => {
+    const claimed = [MINIMAL, GET_TOKEN, AUGMENTATION, EXPRESS, V4_CLAIMS, V4_UPGRADE].map((block) => block.line)
+    const blocks = snippetsOf(PAGE).filter((block) => block.lang === "ts")
+    expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
+  })
+
+  it("every ts block compiles as an app writes it, with the augmentation applied to the Express app's session", () => {
+    const readsAugmentedFields = `import type { Session } from "latchkey"\nexport const role = (session: Session): "admin" | "member" => session.user.role\nexport const id = (session: Session): string => session.user.id\n`
+    const diagnostics = typecheck({
+      "migrating-types.d.ts": AUGMENTATION.code,
+      "migrating-uses-types.ts": readsAugmentedFields,
+      "migrating-minimal.ts": MINIMAL.code,
+      "migrating-get-token.ts": GET_TOKEN.code,
+      "migrating-express.ts": EXPRESS.code,
+      "migrating-v4-claims.ts": V4_CLAIMS.code,
+      "migrating-v4-upgrade.ts": V4_UPGRADE.code,
+    })
+    expect(diagnostics).toEqual([])
+  }, 120_000)
+})
+
+describe("docs/migrating-from-authjs.md: the Express block runs", () => {
+  let server: Server | undefined
+  afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
+
+  it("serves /auth from the mounted handler and /me from auth(toWebRequest(req))", async () => {
+    const env = { AUTH_SECRET: "latchkey-docs-secret-0123456789abcdef", AUTH_TRUST_HOST: "true", EMAIL_SERVER: "smtp://127.0.0.1:2525", CORP_CLIENT_ID: "corp-app", CORP_CLIENT_SECRET: "corp-secret" }
+    const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]))
+    Object.assign(process.env, env)
+    let app: express.Express
+    try {
+      const modules = {
+        express: { default: express },
+        latchkey,
+        "latchkey/node": latchkeyNode,
+        "latchkey/providers/credentials": { default: Credentials },
+        "latchkey/providers/nodemailer": { default: Nodemailer },
+        "latchkey/providers": {},
+      }
+      ;({ app } = (await runSnippet(EXPRESS.code, modules, { adapter: memoryAdapter() })) as { app: express.Express })
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    }
+    server = createServer(app)
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve))
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const browser = new TestBrowser()
+    const me = async () => {
+      const { response } = await browser.open(`${origin}/me`)
+      return { status: response.status, body: response.status === 200 ? await response.json() : undefined }
+    }
+
+    expect(await me()).toEqual({ status: 401, body: undefined })
+    const refused = await postForm(browser, "/auth/callback/credentials", { csrfToken: await csrf(browser, origin), email: "ada@example.com", password: "wrong" }, origin)
+    expect(refused.url.searchParams.get("code")).toBe("invalid_login")
+    await postForm(browser, "/auth/callback/credentials", { csrfToken: await csrf(browser, origin), email: "ada@example.com", password: "correct horse" }, origin)
+    expect(await me()).toEqual({ status: 200, body: { name: null, email: "ada@example.com" } })
+  }, 60_000)
+})
