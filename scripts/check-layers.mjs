@@ -215,7 +215,8 @@ export function findViolations(graph, floors = FLOORS) {
   for (const { members, path } of findCycles(graph.files, graph.edges)) {
     violations.push({ rule: "cycle", key: `${path.join(" -> ")} (cycle)`, from: members[0], members, path })
   }
-  return violations
+  const order = (violation) => RULES.indexOf(violation.rule)
+  return violations.sort((a, b) => order(a) - order(b) || a.key.localeCompare(b.key))
 }
 
 /**
