@@ -288,7 +288,7 @@ function printReport(result, { baselinePath, showMap }) {
     for (const violation of result.fresh) console.error(`  ${describe(violation)}`)
   }
   if (result.stale.length > 0) {
-    console.error(`\n${result.stale.length} baseline entr(y/ies) no longer occur: good, now shrink the baseline with --update-baseline:`)
+    console.error(`\n${result.stale.length} baseline entr(y/ies) no longer occur (fixed, or a cycle changed shape): shrink the baseline with --update-baseline:`)
     for (const key of result.stale) console.error(`  ${key}`)
   }
 }
