@@ -78,7 +78,9 @@ function defaultName(which: HandlerCookie, secure: boolean, sessionName?: string
   if (which === "sessionCache") return `${prefix}latchkey.session-cache`
   // Sent wherever the session is, so it takes a __Host- session cookie's prefix too.
   if (which === "providerTokens") return `${secure && sessionName?.startsWith("__Host-") ? "__Host-" : prefix}latchkey.provider-tokens`
-  return which === "sessionToken" ? `${prefix}authjs.session-token` : `${prefix}authjs.callback-url`
+  // The callback-url cookie is sealed, so it does not take Auth.js's name: Auth.js asserts its own
+  // is a plain URL and, after a rollback, would answer 500 to the browser holding latchkey's.
+  return which === "sessionToken" ? `${prefix}authjs.session-token` : `${prefix}latchkey.callback-url`
 }
 
 /** The name and attributes of one of the handler's cookies, for this request's origin. */

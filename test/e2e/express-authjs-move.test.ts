@@ -170,12 +170,10 @@ describe(`an @auth/express app moved to latchkey (${store.name})`, () => {
       expect(await adapter.getUserByAccount!({ provider: "email", providerAccountId: "grace@example.com" })).toBeNull()
 
       app.serve("authjs")
-      // Opened on another device (a phone's mail app). In the browser that asked, Auth.js 0.41
-      // answers 500 to every request while latchkey's sealed callback-url cookie lives, since it
-      // asserts that cookie is a plain URL: see the report of this round.
-      const alanOnPhone = visitor()
-      expect(await alanOnPhone.openLink(app.outbox[1]!)).toEqual(new URL(`${origin}/welcome`))
-      expect(await alanOnPhone.me()).toEqual({ status: 200, body: { name: null, email: "alan@example.com" } })
+      // Opened in the browser that asked: latchkey's sealed callback-url cookie has a name of its
+      // own, so Auth.js (which asserts its authjs.callback-url is a plain URL) never reads it.
+      expect(await alan.openLink(app.outbox[1]!)).toEqual(new URL(`${origin}/welcome`))
+      expect(await alan.me()).toEqual({ status: 200, body: { name: null, email: "alan@example.com" } })
       expect(await grace.me()).toEqual({ status: 200, body: { name: null, email: "grace@example.com" } })
       expect(app.errors).toEqual([])
     }), 60_000)

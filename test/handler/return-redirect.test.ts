@@ -72,7 +72,7 @@ describe("redirects returned as JSON", () => {
       expect(url.startsWith(`${provider.issuer}/auth?`)).toBe(true)
       expect(new URL(url).searchParams.get("code_challenge_method")).toBe("S256")
       const cookies = [...browser.cookies(APP).keys()]
-      expect(cookies).toEqual(expect.arrayContaining(["authjs.pkce.code_verifier", "authjs.callback-url"]))
+      expect(cookies).toEqual(expect.arrayContaining(["authjs.pkce.code_verifier", "latchkey.callback-url"]))
     } finally {
       await provider.close()
     }

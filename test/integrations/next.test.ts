@@ -93,11 +93,11 @@ describe("latchkey/next server actions", () => {
     expect(url.origin + url.pathname).toBe("https://github.example/login/oauth/authorize")
     expect(url.searchParams.get("redirect_uri")).toBe(`${APP}/auth/callback/github`)
     const names = scope.written().map((cookie) => cookie.slice(0, cookie.indexOf("=")))
-    expect(names).toEqual(expect.arrayContaining(["__Host-authjs.pkce.code_verifier", "__Secure-authjs.callback-url"]))
+    expect(names).toEqual(expect.arrayContaining(["__Host-authjs.pkce.code_verifier", "__Secure-latchkey.callback-url"]))
     // No redirectTo: back to the page the action was called from (its Referer).
-    const callback = scope.written().find((cookie) => cookie.startsWith("__Secure-authjs.callback-url="))!
+    const callback = scope.written().find((cookie) => cookie.startsWith("__Secure-latchkey.callback-url="))!
     const sealed = decodeURIComponent(callback.split(";")[0]!.split("=")[1]!)
-    await expect(decode({ token: sealed, secret: SECRET, salt: "__Secure-authjs.callback-url" })).resolves.toMatchObject({ url: `${APP}/account?tab=1` })
+    await expect(decode({ token: sealed, secret: SECRET, salt: "__Secure-latchkey.callback-url" })).resolves.toMatchObject({ url: `${APP}/account?tab=1` })
   })
 
   it("redirectTo off the app's origin is not followed: the sign-in lands on the app", async () => {

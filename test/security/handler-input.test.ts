@@ -44,7 +44,7 @@ describe("open redirects through tab, CR and LF (review item 3)", () => {
     const site = secureApp({ providers: [user()] })
     for (const planted of [...EVIL, "https://evil.example/phish"]) {
       const browser = site.browser()
-      plantFromSibling(browser, { "__Secure-authjs.callback-url": encodeURIComponent(planted) })
+      plantFromSibling(browser, { "__Secure-latchkey.callback-url": encodeURIComponent(planted) })
       const { url } = await post(browser, "/auth/signin/credentials", { csrfToken: await csrfOf(browser), username: "ada" })
       expect(url.origin, JSON.stringify(planted)).toBe(ORIGIN)
       expect(url.pathname, JSON.stringify(planted)).toBe("/")

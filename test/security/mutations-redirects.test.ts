@@ -11,7 +11,7 @@ import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { csrfOf, jarOf, ORIGIN, plantFromSibling, post, SECRET, secureApp, sessionOf } from "./support.js"
 
-const CALLBACK_URL_COOKIE = "__Secure-authjs.callback-url"
+const CALLBACK_URL_COOKIE = "__Secure-latchkey.callback-url"
 let idp: OidcServer
 
 beforeAll(async () => {
