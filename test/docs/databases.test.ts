@@ -8,6 +8,8 @@ import pg from "pg"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import * as latchkey from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
+import GitHub from "../../src/providers/github.js"
+import Google from "../../src/providers/google.js"
 import type { Adapter, AdapterUser } from "../../src/oauth/adapter.js"
 import { csrfOf, ORIGIN, post, SECRET, sessionOf } from "../security/support.js"
 import { appPage } from "../handler/support.js"
@@ -149,7 +151,9 @@ describe.skipIf(skip !== undefined)(`docs/databases.md on PostgreSQL${skip ? ` (
     const github = { provider: "github", providerAccountId: `gh-${userId}` }
     const google = { provider: "google", providerAccountId: `go-${userId}` }
     for (const account of [github, google]) await adapter.linkAccount!({ ...account, userId, type: "oauth" })
-    const auth = latchkey.createAuth({ providers, adapter, session: { strategy: "database" } })
+    // unlinkAccount counts only the ways the app still signs in with, so both providers are configured.
+    const oauth = [GitHub({ clientId: "gh-id", clientSecret: "gh-secret" }), Google({ clientId: "go-id", clientSecret: "go-secret" })]
+    const auth = latchkey.createAuth({ providers: [...providers, ...oauth], adapter, session: { strategy: "database" } })
     await auth.unlinkAccount(userId, github)
     await expect(auth.unlinkAccount(userId, google)).rejects.toMatchObject({ code: "ERR_LAST_SIGN_IN_METHOD" })
   })

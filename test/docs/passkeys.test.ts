@@ -20,12 +20,18 @@ const SUBDOMAINS = snippet(PAGE, "ts", 'relayingParty: { id: "example.com"')
 const EXTENSIONS = snippet(PAGE, "ts", "renameAuthenticator")
 const NAME_COLUMN = snippet(PAGE, "sql", "add column name")
 const MARKUP = snippet(PAGE, "html", "data-latchkey-passkey")
+const INSTALL = snippet(PAGE, "sh", "@simplewebauthn/server")
 
 describe("docs/passkeys.md", () => {
   it("has no ts, sql or html block that this file does not exercise", () => {
-    const claimed = [SETUP, SUBDOMAINS, EXTENSIONS, NAME_COLUMN, MARKUP].map((block) => block.line)
+    const claimed = [SETUP, SUBDOMAINS, EXTENSIONS, NAME_COLUMN, MARKUP, INSTALL].map((block) => block.line)
     const blocks = snippetsOf(PAGE).filter((block) => block.lang !== "")
     expect(blocks.map((block) => block.line)).toEqual(blocks.map((block) => block.line).filter((line) => claimed.includes(line)))
+  })
+
+  it("the install block is the line a missing library's error names", () => {
+    const missing = new latchkey.MissingDependencyError("latchkey/webauthn (passkeys)", "@simplewebauthn/server")
+    expect(INSTALL.code.trim()).toBe(missing.install)
   })
 
   it("every ts block compiles as an app writes it, and the extended adapter is a latchkey Adapter", () => {
