@@ -25,7 +25,7 @@ export interface ProviderTokens {
 }
 
 /**
- * `session.refreshProviderTokens` in `createAuth`'s config, when more than `true` is needed.
+ * The `refresh` option of `providerTokens` (from `latchkey/provider-tokens`), when more than `true` is needed.
  *
  * Exported from `latchkey/oauth` (and as a type from `latchkey`).
  *
@@ -34,8 +34,8 @@ export interface ProviderTokens {
  * import { createAuth } from "latchkey"
  * import type { RefreshProviderTokensOptions } from "latchkey/oauth"
  * import { providerTokens } from "latchkey/provider-tokens"
- * const refreshProviderTokens: RefreshProviderTokensOptions = { skew: 120, providers: ["google"] }
- * export const { handler, auth, getAccessToken } = createAuth({ providers, providerTokens, session: { refreshProviderTokens } })
+ * const refresh: RefreshProviderTokensOptions = { skew: 120, providers: ["google"] }
+ * export const { handler, auth, getAccessToken } = createAuth({ providers, providerTokens: providerTokens({ refresh }) })
  * ```
  */
 export interface RefreshProviderTokensOptions {
