@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { describe, expect, expectTypeOf, it } from "vitest"
-import { createAuth, type AccessTokenApi, type Auth } from "../../src/handler/index.js"
+import { createAuth, type AccessTokenApi, type Auth, type AuthConfig } from "../../src/handler/index.js"
 import { Latchkey as NextLatchkey } from "../../src/integrations/next/index.js"
 import { Latchkey as KitLatchkey } from "../../src/integrations/sveltekit/index.js"
 import { providerTokens, type ProviderTokensEngine } from "../../src/provider-tokens/index.js"
@@ -58,6 +58,14 @@ describe("getAccessToken follows the providerTokens plug-in", () => {
       expectTypeOf(getAccessToken).toEqualTypeOf<AccessTokenApi["getAccessToken"]>()
       expect(await getAccessToken(request, "github")).toBeNull()
     }
+  })
+
+  it("a config written with satisfies AuthConfig keeps it; one typed as a whole AuthConfig cannot know", () => {
+    const config = { ...base, providerTokens: providerTokens({ refresh: true }) } satisfies AuthConfig
+    expectTypeOf(createAuth(config).getAccessToken).toEqualTypeOf<AccessTokenApi["getAccessToken"]>()
+    const widened: AuthConfig = config
+    // @ts-expect-error: AuthConfig says only "some plug-in, or none"
+    void createAuth(widened).getAccessToken
   })
 
   it("latchkey/next and latchkey/sveltekit follow the same rule", () => {
