@@ -33,6 +33,9 @@ const ENTRIES = [
   // Raised from 31.5 to 32.5 KB: provider-token refresh (refresh stores, the Medium expiry quirk) added 0.8 KB.
   // Lowered to 28.5 KB (27.7 measured, plus 3%) when id_token signatures moved from jose to oauth4webapi.
   { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.5 * KB },
+  // The Adapter contract, withAdapterMethods and memoryAdapter, apart from the sign-in flow: 1.17 KB
+  // (1199 bytes) when first measured; budgeted at 1.2 KB, about 3% over.
+  { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.2 * KB },
   // The Redis refresh store: command strings over the app's own client, no Redis library.
   { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
