@@ -11,8 +11,6 @@
 export { startSignIn, type StartSignInOptions, type StartSignInResult } from "./start.js"
 export { finishSignIn, type FinishSignInResult } from "./finish.js"
 export { refreshTokens, revokeToken } from "./tokens.js"
-export { memoryRefreshStore, type RefreshStore } from "./refresh-store.js"
-export type { ProviderTokens, RefreshProviderTokensOptions } from "./refresh-types.js"
 export type { SignInOptions, FlowProvider } from "./context.js"
 export { DEFAULT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, type HttpOptions } from "./http.js"
 export { CHECK_MAX_AGE, checkCookieName } from "./checks.js"

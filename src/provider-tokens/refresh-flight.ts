@@ -19,10 +19,10 @@ import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { LoggerInstance } from "../types.js"
-import { DEFAULT_TIMEOUT, type HttpOptions } from "./http.js"
+import { DEFAULT_TIMEOUT, type HttpOptions } from "../oauth/http.js"
 import type { FreshTokens, ProviderTokens, RefreshEngine, RefreshProviderTokensOptions } from "./refresh-types.js"
 import { memoryRefreshStore } from "./refresh-store.js"
-import { refreshTokens } from "./tokens.js"
+import { refreshTokens } from "../oauth/tokens.js"
 
 /** Results are kept at least this long, so a stale cookie read right after a refresh finds one. */
 const MIN_RETENTION_MS = 5 * 60 * 1000
