@@ -6,7 +6,7 @@
  */
 import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
 import { EMAIL_METHODS } from "../adapters/requirements.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"

@@ -14,7 +14,7 @@
  * a coded line is logged. Nothing here throws for a failed refresh, and no token reaches a log.
  */
 import { LatchkeyError, OAuthProtocolError, OAuthTokenError } from "../errors.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"

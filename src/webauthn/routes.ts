@@ -11,7 +11,7 @@
  * belongs to someone is never registered onto by anyone but that someone's own session.
  */
 import { WebAuthnError, type WebAuthnErrorReason } from "../errors.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { base64urlToBase64, toBase64url } from "../lib/base64-forms.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters/adapter.js"
 import type { Account, User } from "../types.js"
