@@ -32,7 +32,12 @@ const ENTRIES = [
   // 28.6 to 30.6 KB, and the full Auth.js adapter interface (method checks, memoryAdapter) to 31.1.
   // Raised from 31.5 to 32.5 KB: provider-token refresh (refresh stores, the Medium expiry quirk) added 0.8 KB.
   // Lowered to 28.5 KB (27.7 measured, plus 3%) when id_token signatures moved from jose to oauth4webapi.
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.5 * KB },
+  // Lowered to 28.1 KB (27.3 measured, plus 3%) when the Adapter contract, memoryAdapter and the refresh
+  // store left for latchkey/adapters and latchkey/provider-tokens (28.0 KB before).
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.1 * KB },
+  // The Adapter contract, withAdapterMethods and memoryAdapter, apart from the sign-in flow: 1.17 KB
+  // (1199 bytes) when first measured; budgeted at 1.2 KB, about 3% over.
+  { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.2 * KB },
   // The Redis refresh store: command strings over the app's own client, no Redis library.
   { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's

@@ -5,11 +5,13 @@
  * and revocation. All of it lives in this subpath, so an app that keeps no provider tokens bundles
  * none of it. An app that does imports `providerTokens` and hands it to `createAuth`; the handler
  * calls it at the few points where a session is read or written, a sign-in ends, or a user signs
- * out (see types.ts).
+ * out (see types.ts). The refresh engine is here too (refresh-*.ts: settled options, one refresh in
+ * flight, and the `RefreshStore` interface that `latchkey/redis` implements), built on
+ * `latchkey/oauth`'s `refreshTokens`.
  *
  * @module
  */
-import { settleRefreshCoordinator } from "../oauth/refresh-coordinator.js"
+import { settleRefreshCoordinator } from "./refresh-coordinator.js"
 import { accessTokenOf } from "./access-token.js"
 import { checkAccountTokenMethods, freshenUserAccounts, storeSignInTokens } from "./account-tokens.js"
 import { providerSignOut } from "./federated-signout.js"
@@ -17,6 +19,8 @@ import { claimText, freshTokenClaim, keptTokens, tokenClaimForSignIn, tokenCooki
 import type { ProviderTokensEngine } from "./types.js"
 
 export type { HeldSession, ProviderTokensEngine, TokenClaim } from "./types.js"
+export { memoryRefreshStore, type RefreshStore } from "./refresh-store.js"
+export type { ProviderTokens, RefreshProviderTokensOptions } from "./refresh-types.js"
 
 /**
  * Provider tokens, for `createAuth`'s `providerTokens` option: what `session.refreshProviderTokens`,
