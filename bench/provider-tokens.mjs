@@ -20,7 +20,7 @@
 import { cpus } from "node:os"
 import { createAuth } from "latchkey"
 import { encode } from "latchkey/jwt"
-import { memoryAdapter } from "latchkey/oauth"
+import { memoryAdapter } from "latchkey/adapters"
 import { providerTokens } from "latchkey/provider-tokens"
 
 const SECRET = "latchkey-bench-secret-0123456789abcdef0123"

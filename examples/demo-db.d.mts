@@ -1,3 +1,3 @@
-import type { Adapter } from "latchkey/oauth"
+import type { Adapter } from "latchkey/adapters"
 /** A fresh in-memory PGlite database with the Auth.js Drizzle tables, and its adapter. */
 export function demoDatabase(): Promise<{ adapter: Adapter; close(): Promise<void> }>

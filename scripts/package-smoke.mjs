@@ -31,7 +31,7 @@ function installed(app) {
  * 500 and logs a MissingDependencyError that names the install line.
  */
 const PASSKEY_APP = `import { createAuth, MissingDependencyError } from "latchkey"
-import { memoryAdapter } from "latchkey/oauth"
+import { memoryAdapter } from "latchkey/adapters"
 import Passkey from "latchkey/providers/passkey"
 import { webauthn } from "latchkey/webauthn"
 const errors = []
@@ -74,7 +74,8 @@ try {
 import { encode, getToken, type JWT } from "latchkey/jwt"
 import { resolveProviders, type OAuthProviderId, type GitHubProfile } from "latchkey/providers"
 import GitHub from "latchkey/providers/github"
-import { startSignIn, memoryAdapter, type Adapter } from "latchkey/oauth"
+import { startSignIn } from "latchkey/oauth"
+import { memoryAdapter, type Adapter } from "latchkey/adapters"
 import { toWebHandler } from "latchkey/node"
 import type { User, InferSession } from "latchkey/types"
 import { createAuthClient } from "latchkey/client"

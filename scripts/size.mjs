@@ -32,12 +32,17 @@ const ENTRIES = [
   // 28.6 to 30.6 KB, and the full Auth.js adapter interface (method checks, memoryAdapter) to 31.1.
   // Raised from 31.5 to 32.5 KB: provider-token refresh (refresh stores, the Medium expiry quirk) added 0.8 KB.
   // Lowered to 28.5 KB (27.7 measured, plus 3%) when id_token signatures moved from jose to oauth4webapi.
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.5 * KB },
+  // Lowered to 28.1 KB (27.3 measured, plus 3%) when the Adapter contract, memoryAdapter and the refresh
+  // store left for latchkey/adapters and latchkey/provider-tokens (28.0 KB before).
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.1 * KB },
+  // The Adapter contract, withAdapterMethods and memoryAdapter, apart from the sign-in flow: 1.17 KB
+  // (1199 bytes) when first measured; budgeted at 1.2 KB, about 3% over.
+  { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.2 * KB },
   // The Redis refresh store: command strings over the app's own client, no Redis library.
   { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
   // (an optional peer), so it stays out of the measure. 3.2 and 3.7 KB when first measured.
-  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.5 * KB },
+  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.7 * KB }, // 3.6 KB after round three: a 404 from the session route is reported, and a page that lands with a new user tells the other tabs
   { name: "latchkey/react (react excluded)", code: `export * from "latchkey/react"`, budget: 4.2 * KB, external: ["react"] },
   // Passkeys, apart from the root so other apps bundle none of it: latchkey's 5.1 KB (4.2 KB of it the
   // served browser script) and @simplewebauthn/server's 86.6 KB, most of that @peculiar/x509 and the
@@ -51,8 +56,8 @@ const ENTRIES = [
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 45.6 * KB, external: ["next"] },
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 45.6 * KB, external: ["@sveltejs/kit"] },
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 47.3 * KB, external: ["next"] }, // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 47.3 * KB, external: ["@sveltejs/kit"] },
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -64,10 +69,13 @@ const ENTRIES = [
   // Provider tokens (keeping, refreshing, getAccessToken, federated sign-out) moved out of the root into
   // latchkey/provider-tokens, which an app passes to createAuth as passkeys pass webauthn: 42.8 KB initial,
   // 43.3 KB whole, under @auth/core's 46.3. Budgets lowered to those plus 3% (44.1; 44.6).
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 44.1 * KB, wholeBudget: 44.6 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Round three's defences (the confirmed-session read for writes, browser-bound reads with their memo, JSON
+  // depth bound, Auth.js-format link tokens): 44.4 KB initial, 44.9 KB whole, still under @auth/core's 46.3.
+  // Budgets set to those plus 2% (45.3; 45.8), under the peer's whole.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 45.3 * KB, wholeBudget: 45.8 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 51.9 * KB, wholeBudget: 51.5 * KB },
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 53.1 * KB, wholeBudget: 52.7 * KB }, // round three: 52.1; 51.7 KB, + 2%
 ]
 
 async function measure(code, external = []) {

@@ -4,7 +4,7 @@
  */
 import { LatchkeyError, NoMatchingSecretError } from "../errors.js"
 import { secretsFromEnv, type EnvRecord } from "../env.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "../jwt/get-token.js"
 

@@ -8,7 +8,7 @@
  * (see confirmed-session.ts): a revoked session's cache copy changes nothing.
  */
 import { InvalidOptionError, LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
-import { withAdapterMethods } from "../oauth/adapter.js"
+import { withAdapterMethods } from "../adapters/adapter.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./config.js"
 

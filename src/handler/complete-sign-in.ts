@@ -10,7 +10,7 @@
  * attach anything to the signed-in user.
  */
 import { OAuthAccountNotLinkedError } from "../errors.js"
-import { withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
+import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"

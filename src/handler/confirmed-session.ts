@@ -8,7 +8,7 @@
  * confirmation through database-session.ts's `heldSession`). Each reads the session's row here,
  * never the copy, and only this browser's own session counts.
  */
-import type { AdapterUser } from "../oauth/adapter.js"
+import type { AdapterUser } from "../adapters/adapter.js"
 import type { RequestContext } from "./config.js"
 import { isThisBrowsersToken, readDatabaseSession } from "./database-session.js"
 import { sessionTokenOfContext } from "./cookies.js"

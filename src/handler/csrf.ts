@@ -5,7 +5,7 @@
  * to echo it. Over https the cookie is `__Host-`, so no sibling subdomain can set it either, which
  * also makes its token the one value that identifies this browser to the app (see `session.ts`).
  */
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
 import type { RequestContext } from "./config.js"
 import { constantTimeEqual, sha256, sha256Hex } from "./digest.js"

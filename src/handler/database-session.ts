@@ -21,7 +21,8 @@
 import { AdapterError } from "../errors.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
-import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../oauth/adapter.js"
+import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../adapters/adapter.js"
+import { SESSION_METHODS } from "../adapters/requirements.js"
 import type { HeldSession } from "../provider-tokens/types.js"
 import type { Session } from "../types.js"
 import { fireEvent, type RequestContext } from "./config.js"
@@ -29,9 +30,6 @@ import { cookieSpec, requestCookies, sessionTokenOfContext, setCookieHeaders } f
 import { browserBinding } from "./csrf.js"
 import { constantTimeEqual, hex } from "./digest.js"
 import { bindToBrowser, defaultClaims, type BindingContext } from "./session.js"
-
-/** What database sessions call; `createAuth` checks the adapter has them. */
-export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
 
 function sessionAdapter(context: RequestContext) {
   return withAdapterMethods(context.config.adapter, SESSION_METHODS, "database sessions")

@@ -3,7 +3,7 @@
  * (base64url for latchkey's own values, hex where Auth.js wrote hex), hex for random tokens, and a
  * comparison whose time does not depend on where two secrets differ.
  */
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 
 async function digest(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))

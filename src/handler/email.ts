@@ -4,8 +4,9 @@
  * user handling are Auth.js's, so links sent by either library before a deploy (or a rollback)
  * still sign in, and the adapter is asked for what Auth.js asks for: no account row is written.
  */
-import { EMAIL_METHODS, withAdapterMethods, type AdapterUser } from "../oauth/adapter.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
+import { EMAIL_METHODS } from "../adapters/requirements.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"

@@ -8,7 +8,7 @@
  * @module
  */
 import { InvalidProviderError, LatchkeyError } from "../errors.js"
-import { requireAdapterMethods } from "../oauth/adapter.js"
+import { requireAdapterMethods } from "../adapters/requirements.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"

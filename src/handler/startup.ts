@@ -5,9 +5,9 @@
  */
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
-import { withAdapterMethods } from "../oauth/adapter.js"
+import { withAdapterMethods } from "../adapters/adapter.js"
+import { SESSION_METHODS } from "../adapters/requirements.js"
 import type { SettledConfig } from "./config.js"
-import { SESSION_METHODS } from "./database-session.js"
 import { checkWebAuthnAtStartup } from "./webauthn-startup.js"
 
 /** Token endpoint authentication methods that need the client secret. */

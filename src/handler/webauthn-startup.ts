@@ -5,7 +5,7 @@
  * `getUserByEmail` to keep an existing user's address from being registered onto.
  */
 import { InvalidOptionError, InvalidProviderError } from "../errors.js"
-import { withAdapterMethods } from "../oauth/adapter.js"
+import { withAdapterMethods } from "../adapters/adapter.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./config.js"
 

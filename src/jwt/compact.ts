@@ -4,7 +4,7 @@
  * protected header, and the IV, tag and ciphertext lengths the algorithm requires.
  */
 import { InvalidTokenError } from "../errors.js"
-import { decodeBase64url, decodedLength, hasZeroTailBits, isCanonicalBase64url } from "./base64url.js"
+import { decodeBase64url, decodedLength, hasZeroTailBits, isCanonicalBase64url } from "../lib/base64url.js"
 import { AMBIGUOUS, parseStrictJson } from "./strict-json.js"
 import type { ContentEncryption, SealedParts } from "./backend/types.js"
 

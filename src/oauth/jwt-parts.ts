@@ -6,7 +6,7 @@
  * whatever it returns decides only which check runs next, and every path still ends in a signature
  * check or a refusal.
  */
-import { decodeBase64url } from "../jwt/base64url.js"
+import { decodeBase64url } from "../lib/base64url.js"
 
 /** The parts of a JWS header that choose how a token is verified. */
 export interface JwsHeader {

@@ -1,6 +1,7 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
-import { LINKING_METHODS, withAdapterMethods, type Adapter, type AdapterAccount, type AdapterUser, type AdapterWith } from "./adapter.js"
+import { withAdapterMethods, type Adapter, type AdapterAccount, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
+import { LINKING_METHODS } from "../adapters/requirements.js"
 
 /**
  * What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone.

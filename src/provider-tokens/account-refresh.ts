@@ -7,8 +7,8 @@
  * accounts must next be looked at.
  */
 import { AdapterError } from "../errors.js"
-import { withAdapterMethods, type Adapter, type AdapterAccount } from "../oauth/adapter.js"
-import type { ProviderTokens, RefreshCoordinator } from "../oauth/refresh-types.js"
+import { withAdapterMethods, type Adapter, type AdapterAccount } from "../adapters/adapter.js"
+import type { ProviderTokens, RefreshCoordinator } from "./refresh-types.js"
 import type { Account } from "../types.js"
 import { rememberUser } from "./account-token-memo.js"
 import type { RequestContext } from "../handler/config.js"

@@ -4,7 +4,7 @@
  * (keyed by its refresh coordinator), shared by the read path (account-tokens.ts) and the refresh
  * path (account-refresh.ts).
  */
-import type { RefreshCoordinator } from "../oauth/refresh-types.js"
+import type { RefreshCoordinator } from "./refresh-types.js"
 
 /** The most users whose next check time one process remembers. */
 const MAX_MEMO = 10_000

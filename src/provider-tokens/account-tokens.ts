@@ -15,7 +15,7 @@
  * before its token can expire (a token is due `skew` seconds before its expiry).
  */
 import { MissingAdapterMethodError } from "../errors.js"
-import { withAdapterMethods } from "../oauth/adapter.js"
+import { withAdapterMethods } from "../adapters/adapter.js"
 import type { Account } from "../types.js"
 import { forgetUser, recallUser } from "./account-token-memo.js"
 import type { RequestContext, SettledConfig } from "../handler/config.js"

@@ -4,7 +4,7 @@
  * RP-Initiated Logout URL from the discovered `end_session_endpoint`.
  */
 import { authorizationServer } from "../oauth/discovery.js"
-import type { ProviderTokens } from "../oauth/refresh-types.js"
+import type { ProviderTokens } from "./refresh-types.js"
 import { revokeToken } from "../oauth/tokens.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { RequestContext } from "../handler/config.js"

@@ -6,12 +6,14 @@
  * none of it. An app that does calls `providerTokens({ refresh, signOut })` and hands the result
  * to `createAuth`: every provider-token option is an option of this plug-in, so no option of
  * `createAuth` needs another to work. The handler calls it at the few points where a session is
- * read or written, a sign-in ends, or a user signs out (see types.ts).
+ * read or written, a sign-in ends, or a user signs out (see types.ts). The refresh engine is here
+ * too (refresh-*.ts: settled options, one refresh in flight, and the `RefreshStore` interface that
+ * `latchkey/redis` implements), built on `latchkey/oauth`'s `refreshTokens`.
  *
  * @module
  */
 import { InvalidOptionError } from "../errors.js"
-import { settleRefreshCoordinator } from "../oauth/refresh-coordinator.js"
+import { settleRefreshCoordinator } from "./refresh-coordinator.js"
 import { accessTokenOf } from "./access-token.js"
 import { checkAccountTokenMethods, freshenUserAccounts, storeSignInTokens } from "./account-tokens.js"
 import { providerSignOut } from "./federated-signout.js"
@@ -19,6 +21,8 @@ import { claimText, freshTokenClaim, keptTokens, tokenClaimForSignIn, tokenCooki
 import type { ProviderSignOutOptions, ProviderTokensEngine, ProviderTokensOptions } from "./types.js"
 
 export type { HeldSession, ProviderSignOutOptions, ProviderTokensEngine, ProviderTokensOptions, TokenClaim } from "./types.js"
+export { memoryRefreshStore, type RefreshStore } from "./refresh-store.js"
+export type { ProviderTokens, RefreshProviderTokensOptions } from "./refresh-types.js"
 
 const SIGN_OUT_SWITCHES = ["federated", "idTokenHint", "revokeTokens"] as const
 

@@ -21,7 +21,7 @@
  */
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
-import type { ProviderTokens, RefreshCoordinator } from "../oauth/refresh-types.js"
+import type { ProviderTokens, RefreshCoordinator } from "./refresh-types.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
 import type { RequestContext, SettledConfig } from "../handler/config.js"

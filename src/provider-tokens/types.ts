@@ -10,7 +10,7 @@
 import type { RequestContext, SettledConfig } from "../handler/config.js"
 import type { Account, JWT, LoggerInstance } from "../types.js"
 import type { HttpOptions } from "../oauth/http.js"
-import type { ProviderTokens, RefreshCoordinator, RefreshProviderTokensOptions } from "../oauth/refresh-types.js"
+import type { ProviderTokens, RefreshCoordinator, RefreshProviderTokensOptions } from "./refresh-types.js"
 
 /**
  * The session claim, as callbacks see it under `token["latchkey.tokens"]`: the provider, the access

@@ -1,6 +1,6 @@
 import type { OAuthConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./core/define.js"
-import { decodeBase64url } from "../jwt/base64url.js"
+import { decodeBase64url } from "../lib/base64url.js"
 
 /**
  * The claims of an EVE SSO v2 access token, a JWT that names the character the user chose.

@@ -8,7 +8,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors.js"
-import type { RefreshStore } from "../oauth/refresh-store.js"
+import type { RefreshStore } from "../provider-tokens/refresh-store.js"
 
 /**
  * What `redisRefreshStore` needs of a client: ioredis's `call`, or node-redis's `sendCommand`.

@@ -10,7 +10,7 @@
  * counter (for authenticators that keep one). SECURITY.md says this in full.
  */
 import { WebAuthnError } from "../errors.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { requestCookies, setCookieHeaders } from "../jwt/cookies.js"

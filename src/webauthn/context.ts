@@ -6,23 +6,18 @@
  */
 import { AdapterError } from "../errors.js"
 import { base64urlToBase64, toBase64url } from "../lib/base64-forms.js"
-import { withAdapterMethods, type Adapter, type AdapterAuthenticator, type AdapterUser } from "../oauth/adapter.js"
+import { withAdapterMethods, type Adapter, type AdapterAuthenticator, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
+import { PASSKEY_METHODS } from "../adapters/requirements.js"
 import type { WebAuthnConfig } from "../providers/types.js"
 import type { PasskeyHost } from "./host.js"
 import type { CeremonyRelyingParty, PasskeySummary } from "./types.js"
 
 /** The adapter methods the passkey routes call (checked at start-up by `requireAdapterMethods`). */
-export type PasskeyAdapter = Adapter &
-  Required<Pick<Adapter, "createUser" | "getUser" | "linkAccount" | "getAccount" | "getAuthenticator" | "createAuthenticator" | "listAuthenticatorsByUserId" | "updateAuthenticatorCounter">>
+export type PasskeyAdapter = AdapterWith<(typeof PASSKEY_METHODS)[number]>
 
 /** The adapter, with the methods start-up checked a passkey provider has. */
 export function passkeyAdapter(host: PasskeyHost): PasskeyAdapter {
-  const adapter = withAdapterMethods(
-    host.adapter,
-    ["createUser", "getUser", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"],
-    "passkeys"
-  )
-  return reporting(adapter)
+  return reporting(withAdapterMethods(host.adapter, PASSKEY_METHODS, "passkeys"))
 }
 
 /**

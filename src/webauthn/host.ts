@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Adapter, AdapterAccount, AdapterUser } from "../oauth/adapter.js"
+import type { Adapter, AdapterAccount, AdapterUser } from "../adapters/adapter.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { Account, LoggerInstance, User } from "../types.js"
 

@@ -7,7 +7,7 @@
  * deleting need latchkey's adapter extensions (`renameAuthenticator`, `deleteAuthenticator`); an
  * adapter without them is answered `NotSupported`.
  */
-import type { AdapterAuthenticator, AdapterUser } from "../oauth/adapter.js"
+import type { AdapterAuthenticator, AdapterUser } from "../adapters/adapter.js"
 import { browserUser, findAuthenticator, passkeyAdapter, summarize, type PasskeyAdapter } from "./context.js"
 import type { PasskeyHost } from "./host.js"
 import { passkeyError, passkeyName } from "./routes.js"

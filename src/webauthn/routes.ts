@@ -11,9 +11,9 @@
  * belongs to someone is never registered onto by anyone but that someone's own session.
  */
 import { WebAuthnError, type WebAuthnErrorReason } from "../errors.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { base64urlToBase64, toBase64url } from "../lib/base64-forms.js"
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../oauth/adapter.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters/adapter.js"
 import type { Account, User } from "../types.js"
 import { challengeLifetime, clearChallenge, newChallenge, sealChallenge, useChallenge, type Registrant } from "./challenge.js"
 import { browserUser, findAuthenticator, passkeyAdapter, relyingParty, summarize, type PasskeyAdapter } from "./context.js"

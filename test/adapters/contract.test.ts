@@ -3,7 +3,7 @@
 // documented contract, its entry in QUIRKS names the departure and the tests assert what the
 // adapter really does, so a fix (or a regression) upstream shows up here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { withAdapterMethods, type Adapter, type AdapterAccount, type AdapterAuthenticator, type AdapterUser } from "../../src/oauth/adapter.js"
+import { withAdapterMethods, type Adapter, type AdapterAccount, type AdapterAuthenticator, type AdapterUser } from "../../src/adapters/adapter.js"
 import { adapterMatrix, type AdapterStore, type MatrixEntry } from "./matrix.js"
 
 /** How an adapter departs from the Auth.js contract; every flag false is the contract itself. */

@@ -23,8 +23,8 @@ import mysql from "mysql2/promise"
 import pg from "pg"
 import { createStorage } from "unstorage"
 import redisDriver from "unstorage/drivers/redis"
-import type { Adapter } from "../../src/oauth/adapter.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import type { Adapter } from "../../src/adapters/adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 
 /** The servers this machine runs (see the node-svc machine notes); each answers without a password. */
 const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }

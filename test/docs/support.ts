@@ -73,7 +73,7 @@ export async function runSnippet(code: string, modules: Record<string, object>, 
 const LATCHKEY_PATHS = {
   latchkey: ["./src/index.ts"],
   "latchkey/providers/*": ["./src/providers/*.ts"],
-  "latchkey/node": ["./src/handler/node.ts"],
+  "latchkey/node": ["./src/integrations/node.ts"],
   "latchkey/*": ["./src/*/index.ts"],
   "#crypto-backend": ["./src/jwt/backend/node.ts"],
 }

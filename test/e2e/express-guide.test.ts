@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net"
 import express from "express"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { createAuth } from "../../src/handler/index.js"
-import { toWebHandler } from "../../src/handler/node.js"
+import { toWebHandler } from "../../src/integrations/node.js"
 import Credentials from "../../src/providers/credentials.js"
 
 const SECRET = "latchkey-test-secret-0123456789abcdef"

@@ -1,6 +1,6 @@
 // Account management through createAuth's API, with sessions and sign-ins through the handler.
 import { describe, expect, it } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import type { EmailConfig } from "../../src/providers/types.js"
 import { corpProvider, csrfOf, jarOf, post, secureApp, sessionOf } from "../security/support.js"
 

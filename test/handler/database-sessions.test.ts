@@ -1,7 +1,7 @@
 // Database sessions through createAuth().handler, on the embedded memory adapter (the real
 // databases run the same flows in test/adapters/). Each test owns its adapter and browsers.
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { LoggerInstance } from "../../src/types.js"
 import { corpProvider, csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, sessionOf } from "../security/support.js"

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import { createAuth } from "../../src/handler/index.js"
 import { encode } from "../../src/jwt/encode.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { EmailConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"

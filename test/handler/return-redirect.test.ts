@@ -3,7 +3,7 @@
 // through createAuth(...).handler with the browser-like cookie jar.
 import { describe, expect, it } from "vitest"
 import { CredentialsSignin } from "../../src/errors.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { EmailConfig } from "../../src/providers/email/types.js"
 import { startDemoProvider } from "../../examples/demo-provider.mjs"

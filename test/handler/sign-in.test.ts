@@ -1,7 +1,7 @@
 // createAuth end to end: OIDC against a real oidc-provider, OAuth 2.0 against the GitHub-like
 // server, email with a link captured by a test transport, and credentials.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
 import type { EmailConfig, OIDCConfig } from "../../src/providers/types.js"

@@ -8,7 +8,7 @@
 import { build } from "esbuild"
 import { EdgeRuntime } from "edge-runtime"
 import { describe, expect, it } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { createAuth } from "../../src/handler/index.js"
 import { serverActions } from "../../src/integrations/next/actions.js"
 import Credentials from "../../src/providers/credentials.js"
@@ -27,7 +27,7 @@ addEventListener("fetch", (event) => event.respondWith(gate(event.request).then(
 
 const DATABASE_ENTRY = `
 import { Latchkey } from "latchkey/next"
-import { memoryAdapter } from "latchkey/oauth"
+import { memoryAdapter } from "latchkey/adapters"
 const { proxy } = Latchkey({ providers: [], adapter: memoryAdapter(), session: { cache: { maxAge: 60 } }, secret: ${JSON.stringify(SECRET)}, env: { AUTH_URL: ${JSON.stringify(APP)} } })
 const gate = proxy()
 addEventListener("fetch", (event) => event.respondWith(gate(event.request).then((answer) => answer ?? new Response("through"))))

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import { OAuthAccountNotLinkedError } from "../../src/errors.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { resolveSignIn } from "../../src/oauth/resolve-sign-in.js"
 import type { Account } from "../../src/types.js"
 

@@ -4,7 +4,7 @@
 // provider) assert the same verified address; the second does not link to the first's user
 // unless the app opts in on that provider.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { csrfOf, ORIGIN, post, secureApp, sessionOf } from "../security/support.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"

@@ -2,7 +2,7 @@
 // with a victim's and an attacker's browser, a sibling subdomain that plants cookies, and a real
 // oidc-provider. Each test owns its app, adapter and browsers, so it runs alone under -t.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { EmailConfig, OIDCConfig } from "../../src/providers/types.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"

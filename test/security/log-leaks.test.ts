@@ -5,7 +5,7 @@
 // tokens), and every value the logger received is walked in full for the secrets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AdapterError, LatchkeyError } from "../../src/errors.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import GitHub from "../../src/providers/github.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import type { LoggerInstance } from "../../src/types.js"

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAuth } from "../../src/handler/index.js"
 import { encode } from "../../src/jwt/encode.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import type { EmailConfig, OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"

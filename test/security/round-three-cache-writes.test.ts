@@ -6,7 +6,7 @@
 // provider-token refresh. Each must be refused, because each confirms the session against its
 // database row first.
 import { describe, expect, it } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { providerTokens } from "../../src/provider-tokens/index.js"
 import type { TestBrowser } from "../servers/browser.js"
 import { refreshingProvider, requestFrom, sessionRead } from "../tokens/support.js"

@@ -2,7 +2,7 @@
 // through createAuth's handler the way the review did.
 import { describe, expect, it } from "vitest"
 import type { AuthCallbacks } from "../../src/handler/index.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { revokeToken } from "../../src/oauth/tokens.js"
 import { providerTokens } from "../../src/provider-tokens/index.js"
 import type { OAuthConfig } from "../../src/providers/types.js"

@@ -6,7 +6,7 @@
 // re-issued. `session.sharedAcrossSubdomains` is the documented opt-out.
 import { describe, expect, it } from "vitest"
 import { decode, encode } from "../../src/jwt/index.js"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import type { AuthConfig } from "../../src/handler/index.js"
 import { MAX_REMEMBERED_BINDINGS, rememberedBindings } from "../../src/handler/csrf.js"
 import { requestFrom } from "../tokens/support.js"

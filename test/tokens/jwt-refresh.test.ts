@@ -5,7 +5,7 @@
 // token. The session token carries only "<expires_at>:<provider>"; the token set is in the token
 // cookie (see token-cookie.test.ts for how it is bound to the session).
 import { describe, expect, it } from "vitest"
-import { memoryRefreshStore } from "../../src/oauth/refresh-store.js"
+import { memoryRefreshStore } from "../../src/provider-tokens/refresh-store.js"
 import { revokeToken } from "../../src/oauth/tokens.js"
 import { csrfOf, ORIGIN, secureApp } from "../security/support.js"
 import { refreshingProvider, requestFrom, sealedClaims, sealedTokens, sessionRead, sessionTokenHash, signedIn, SIGN_IN_TOKEN_TTL, TOKEN_COOKIE, tokensSetBy } from "./support.js"

@@ -4,8 +4,8 @@
 // store is the real memory store with every call recorded: N concurrent reads of a due session in
 // one process must take its lock once, and read its result no more than the one refresher does.
 import { describe, expect, it } from "vitest"
-import { memoryAdapter } from "../../src/oauth/memory-adapter.js"
-import { memoryRefreshStore, type RefreshStore } from "../../src/oauth/refresh-store.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
+import { memoryRefreshStore, type RefreshStore } from "../../src/provider-tokens/refresh-store.js"
 import { providerTokens } from "../../src/provider-tokens/index.js"
 import { refreshingProvider, requestFrom, sessionRead, signedIn } from "./support.js"
 

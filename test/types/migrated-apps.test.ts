@@ -36,7 +36,7 @@ declare module "latchkey" {
 /** The @auth/express app's auth.ts: a custom OIDC provider, magic links and credentials on a Drizzle adapter. */
 const EXPRESS_AUTH = `
 import { createAuth, CredentialsSignin } from "latchkey"
-import type { Adapter } from "latchkey/oauth"
+import type { Adapter } from "latchkey/adapters"
 import type { Provider } from "latchkey/providers"
 import Credentials from "latchkey/providers/credentials"
 import Nodemailer from "latchkey/providers/nodemailer"
@@ -91,7 +91,7 @@ export const { handler, auth } = createAuth({
 /** The Drizzle schema's accounts table, whose \`type\` column was typed with @auth/express's AdapterAccountType. */
 const EXPRESS_SCHEMA = `
 import { pgTable, primaryKey, text } from "drizzle-orm/pg-core"
-import type { AdapterAccountType } from "latchkey/oauth"
+import type { AdapterAccountType } from "latchkey/adapters"
 
 export const accounts = pgTable(
   "account",
@@ -142,7 +142,7 @@ app.get("/admin", async (req, res) => {
 /** The Next app's auth.ts, after the guide: Latchkey from latchkey/next, basePath kept at /api/auth. */
 const NEXT_AUTH = `
 import { Latchkey } from "latchkey/next"
-import type { Adapter } from "latchkey/oauth"
+import type { Adapter } from "latchkey/adapters"
 import GitHub from "latchkey/providers/github"
 
 declare const adapter: Adapter // PrismaAdapter(prisma), as before

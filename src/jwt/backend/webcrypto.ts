@@ -3,7 +3,7 @@
  * Cloudflare Workers, Deno, browsers). Keys are imported once per derived secret and cached by the
  * caller, which is what makes WebCrypto fast enough for per-request token reads.
  */
-import { decodeBase64url, encodeBase64url } from "../base64url.js"
+import { decodeBase64url, encodeBase64url } from "../../lib/base64url.js"
 import type { ContentEncryption, CryptoBackend, PreparedKey, SealedParts } from "./types.js"
 
 interface WebKey {

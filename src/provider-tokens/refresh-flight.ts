@@ -14,15 +14,15 @@
  * a coded line is logged. Nothing here throws for a failed refresh, and no token reaches a log.
  */
 import { LatchkeyError, OAuthProtocolError, OAuthTokenError } from "../errors.js"
-import { encodeBase64url } from "../jwt/base64url.js"
+import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { LoggerInstance } from "../types.js"
-import { DEFAULT_TIMEOUT, type HttpOptions } from "./http.js"
+import { DEFAULT_TIMEOUT, type HttpOptions } from "../oauth/http.js"
 import type { FreshTokens, ProviderTokens, RefreshEngine, RefreshProviderTokensOptions } from "./refresh-types.js"
 import { memoryRefreshStore } from "./refresh-store.js"
-import { refreshTokens } from "./tokens.js"
+import { refreshTokens } from "../oauth/tokens.js"
 
 /** Results are kept at least this long, so a stale cookie read right after a refresh finds one. */
 const MIN_RETENTION_MS = 5 * 60 * 1000

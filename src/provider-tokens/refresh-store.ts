@@ -10,11 +10,11 @@
  * A lock and result store shared by every instance of an app, for provider token refreshes.
  * Keys are already hashed and namespaced by the caller; values are sealed strings.
  *
- * Exported from `latchkey/oauth`.
+ * Exported from `latchkey/provider-tokens`.
  *
  * @example
  * ```ts
- * import type { RefreshStore } from "latchkey/oauth"
+ * import type { RefreshStore } from "latchkey/provider-tokens"
  * // a store over your own key-value service (kv: your client)
  * const store: RefreshStore = {
  *   acquire: (key, owner, ttlMs) => kv.setIfAbsent(key, owner, ttlMs),
@@ -43,13 +43,12 @@ const MAX_MEMORY_ENTRIES = 10_000
  * (the oldest of 10 000 entries are dropped first) and expiring. With several instances, pass a
  * shared store such as `redisRefreshStore` from `latchkey/redis`.
  *
- * Exported from `latchkey/oauth`.
+ * Exported from `latchkey/provider-tokens`.
  *
  * @example
  * ```ts
  * import { createAuth } from "latchkey"
- * import { memoryRefreshStore } from "latchkey/oauth"
- * import { providerTokens } from "latchkey/provider-tokens"
+ * import { memoryRefreshStore, providerTokens } from "latchkey/provider-tokens"
  * export const { handler, auth, getAccessToken } = createAuth({
  *   providers,
  *   providerTokens: providerTokens({ refresh: { store: memoryRefreshStore() } }), // what the default does

@@ -1,7 +1,8 @@
 /**
  * The storage interface: Auth.js's `Adapter`, declared here method for method, so an existing
  * Auth.js adapter is passed without changes. Every method is optional, as in Auth.js; what each
- * feature needs is listed once, below, and checked before it is called.
+ * feature needs is listed once, in requirements.ts, and checked by `withAdapterMethods` before it
+ * is called.
  */
 import { MissingAdapterMethodError } from "../errors.js"
 import type { Account, Awaitable, User } from "../types.js"
@@ -11,7 +12,7 @@ import type { Account, Awaitable, User } from "../types.js"
  *
  * @example
  * ```ts
- * import type { AdapterUser } from "latchkey/oauth"
+ * import type { AdapterUser } from "latchkey/adapters"
  * const user: AdapterUser = { id: "u_1", name: "Ada", email: "ada@example.com", emailVerified: null }
  * ```
  */
@@ -27,7 +28,7 @@ export interface AdapterUser extends User {
  *
  * @example
  * ```ts
- * import type { AdapterAccount } from "latchkey/oauth"
+ * import type { AdapterAccount } from "latchkey/adapters"
  * const account: AdapterAccount = { userId: "u_1", provider: "github", type: "oauth", providerAccountId: "583231" }
  * ```
  */
@@ -42,7 +43,7 @@ export interface AdapterAccount extends Account {
  *
  * @example
  * ```ts
- * import type { AdapterAccountType } from "latchkey/oauth"
+ * import type { AdapterAccountType } from "latchkey/adapters"
  * const type: AdapterAccountType = "oidc"
  * // drizzle: type: text("type").$type<AdapterAccountType>().notNull()
  * ```
@@ -54,7 +55,7 @@ export type AdapterAccountType = Exclude<Account["type"], "credentials">
  *
  * @example
  * ```ts
- * import type { VerificationToken } from "latchkey/oauth"
+ * import type { VerificationToken } from "latchkey/adapters"
  * // what an adapter's createVerificationToken receives for a magic link valid 24 hours
  * const row: VerificationToken = { identifier: "ada@example.com", token: hashedToken, expires: new Date(Date.now() + 86_400_000) }
  * ```
@@ -71,7 +72,7 @@ export interface VerificationToken {
  *
  * @example
  * ```ts
- * import type { AdapterSession } from "latchkey/oauth"
+ * import type { AdapterSession } from "latchkey/adapters"
  * const session: AdapterSession = { sessionToken: "3f1c…", userId: "u_1", expires: new Date(Date.now() + 30 * 86_400_000) }
  * ```
  */
@@ -86,7 +87,7 @@ export interface AdapterSession {
  *
  * @example
  * ```ts
- * import type { AdapterAuthenticator } from "latchkey/oauth"
+ * import type { AdapterAuthenticator } from "latchkey/adapters"
  * const passkey: AdapterAuthenticator = {
  *   userId: "u_1", providerAccountId: "cred-1", credentialID: "cred-1", credentialPublicKey: "pQECAyYg…",
  *   counter: 0, credentialDeviceType: "multiDevice", credentialBackedUp: true, transports: "internal,hybrid",
@@ -128,7 +129,7 @@ export interface AdapterAuthenticator {
  *
  * @example
  * ```ts
- * import { memoryAdapter, type Adapter } from "latchkey/oauth"
+ * import { memoryAdapter, type Adapter } from "latchkey/adapters"
  * const base = memoryAdapter() // or any Auth.js adapter, such as PrismaAdapter(prisma)
  * const adapter: Adapter = {
  *   ...base,
@@ -190,22 +191,12 @@ export interface Adapter {
   deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null | undefined | void>
 }
 
-/** What account linking calls (`resolveSignIn`): every OAuth and OIDC sign-in with an adapter. */
-export const LINKING_METHODS = ["getUserByAccount", "getUser", "getUserByEmail", "createUser", "linkAccount"] as const satisfies readonly (keyof Adapter)[]
-/**
- * Email sign-in, as Auth.js checks it: the single-use tokens, and the user with the address. A
- * first sign-in also calls `createUser` (checked when it happens); no account row is written.
- */
-export const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const satisfies readonly (keyof Adapter)[]
-/** Passkeys, as Auth.js lists them. */
-const WEBAUTHN_METHODS = ["createUser", "getUser", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const satisfies readonly (keyof Adapter)[]
-
 /**
  * An adapter known to have the methods `M`: what {@link withAdapterMethods} returns.
  *
  * @example
  * ```ts
- * import { withAdapterMethods, type AdapterWith } from "latchkey/oauth"
+ * import { withAdapterMethods, type AdapterWith } from "latchkey/adapters"
  * const tokens: AdapterWith<"createVerificationToken"> = withAdapterMethods(adapter, ["createVerificationToken"], "email sign-in")
  * await tokens.createVerificationToken({ identifier, token, expires })
  * ```
@@ -217,11 +208,11 @@ export type AdapterWith<M extends keyof Adapter> = Adapter & Required<Pick<Adapt
  * every one of them it lacks (or that no adapter is configured), before anything is written.
  * `feature` says in the message what needed them.
  *
- * Exported from `latchkey/oauth`.
+ * Exported from `latchkey/adapters`.
  *
  * @example
  * ```ts
- * import { withAdapterMethods } from "latchkey/oauth"
+ * import { withAdapterMethods } from "latchkey/adapters"
  * const sessions = withAdapterMethods(adapter, ["createSession", "deleteSession"], "database sessions")
  * await sessions.deleteSession(sessionToken) // throws first if the adapter has no deleteSession
  * ```
@@ -230,25 +221,4 @@ export function withAdapterMethods<M extends keyof Adapter>(adapter: Adapter | u
   const missing = methods.filter((method) => typeof adapter?.[method] !== "function")
   if (adapter === undefined || missing.length > 0) throw new MissingAdapterMethodError([...new Set(missing)], feature, adapter === undefined)
   return adapter as AdapterWith<M>
-}
-
-/**
- * Checks once, when the configuration is known, that the adapter has every method the providers'
- * sign-ins will call: email providers need an adapter with the email methods, and OAuth and OIDC
- * providers, when an adapter is configured, the linking ones (without an adapter they sign in
- * with the session token alone). Credentials providers never touch the adapter. Throws a
- * `MissingAdapterMethodError` naming the provider and the missing methods. Called by `createAuth`.
- *
- * @example
- * ```ts
- * requireAdapterMethods(adapter, [{ id: "resend", type: "email" }]) // throws when adapter has no useVerificationToken
- * ```
- */
-export function requireAdapterMethods(adapter: Adapter | undefined, providers: readonly { id: string; type: string }[]): void {
-  for (const { id, type } of providers) {
-    const feature = `provider "${id}" (${type} sign-in)`
-    if (type === "email") withAdapterMethods(adapter, EMAIL_METHODS, feature)
-    else if (type === "webauthn") withAdapterMethods(adapter, WEBAUTHN_METHODS, feature)
-    else if ((type === "oauth" || type === "oidc") && adapter !== undefined) withAdapterMethods(adapter, LINKING_METHODS, feature)
-  }
 }

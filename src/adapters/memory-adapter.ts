@@ -7,11 +7,12 @@ import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, Ada
  * demos and single-process prototypes: data is lost on restart and not shared between processes.
  * Emails are matched case-insensitively.
  *
- * Exported from `latchkey/oauth`.
+ * Exported from `latchkey/adapters`.
  *
  * @example
  * ```ts
- * import { memoryAdapter, resolveSignIn } from "latchkey/oauth"
+ * import { memoryAdapter } from "latchkey/adapters"
+ * import { resolveSignIn } from "latchkey/oauth"
  * const adapter = memoryAdapter()
  * const { user, isNewUser } = await resolveSignIn(adapter, { ...signIn, provider })
  * ```

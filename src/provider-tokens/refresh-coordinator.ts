@@ -6,7 +6,7 @@
  */
 import { InvalidOptionError } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
-import type { HttpOptions } from "./http.js"
+import type { HttpOptions } from "../oauth/http.js"
 import type { ProviderTokens, RefreshCoordinator, RefreshEngine, RefreshProviderTokensOptions } from "./refresh-types.js"
 
 export type { FreshTokens, ProviderTokens, RefreshCoordinator, RefreshProviderTokensOptions } from "./refresh-types.js"

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net"
 import express from "express"
 import { afterEach, describe, expect, it } from "vitest"
 import { createAuth } from "../../src/handler/index.js"
-import { toWebHandler } from "../../src/handler/node.js"
+import { toWebHandler } from "../../src/integrations/node.js"
 import Credentials from "../../src/providers/credentials.js"
 
 const SECRET = "latchkey-test-secret-0123456789abcdef"

@@ -10,7 +10,7 @@ import type { RefreshStore } from "./refresh-store.js"
  *
  * @example
  * ```ts
- * import type { ProviderTokens } from "latchkey/oauth"
+ * import type { ProviderTokens } from "latchkey/provider-tokens"
  * const tokens: ProviderTokens = { access_token: "ya29…", refresh_token: "1//0g…", expires_at: 1767225600, token_type: "bearer" }
  * ```
  */
@@ -27,13 +27,12 @@ export interface ProviderTokens {
 /**
  * The `refresh` option of `providerTokens` (from `latchkey/provider-tokens`), when more than `true` is needed.
  *
- * Exported from `latchkey/oauth` (and as a type from `latchkey`).
+ * Exported from `latchkey/provider-tokens`.
  *
  * @example
  * ```ts
  * import { createAuth } from "latchkey"
- * import type { RefreshProviderTokensOptions } from "latchkey/oauth"
- * import { providerTokens } from "latchkey/provider-tokens"
+ * import { providerTokens, type RefreshProviderTokensOptions } from "latchkey/provider-tokens"
  * const refresh: RefreshProviderTokensOptions = { skew: 120, providers: ["google"] }
  * export const { handler, auth, getAccessToken } = createAuth({ providers, providerTokens: providerTokens({ refresh }) })
  * ```

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { decodeBase64url, encodeBase64url, isCanonicalBase64url } from "../../src/jwt/base64url.js"
+import { decodeBase64url, encodeBase64url, isCanonicalBase64url } from "../../src/lib/base64url.js"
 
 describe("base64url", () => {
   it("round-trips any bytes and matches Node's encoder", () => {

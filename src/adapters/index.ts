@@ -1,0 +1,15 @@
+/**
+ * `latchkey/adapters`: where users, accounts, sessions, verification tokens and passkeys are
+ * stored. `Adapter` is Auth.js's adapter interface method for method (plus a few optional
+ * latchkey extensions), so an Auth.js adapter such as `PrismaAdapter(prisma)` is passed to
+ * `createAuth` as it is; `memoryAdapter` keeps everything in memory for tests and demos; and
+ * `withAdapterMethods` narrows an adapter to the methods a feature calls, or throws a
+ * `MissingAdapterMethodError` naming those it lacks. The table of which feature calls which
+ * methods lives in requirements.ts. This folder sits below the plug-ins and the handler and
+ * imports only the shared types and errors.
+ *
+ * @module
+ */
+export type { Adapter, AdapterUser, AdapterAccount, AdapterAccountType, AdapterSession, AdapterAuthenticator, AdapterWith, VerificationToken } from "./adapter.js"
+export { withAdapterMethods } from "./adapter.js"
+export { memoryAdapter } from "./memory-adapter.js"
