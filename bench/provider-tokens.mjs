@@ -1,8 +1,8 @@
-// `npm run bench -- provider-tokens`: what session.refreshProviderTokens costs a session read that
+// `npm run bench -- provider-tokens`: what providerTokens({ refresh: true }) costs a session read that
 // needs no refresh (the access token is an hour from expiry), in one process, interleaved over
 // rounds (A, B, C, D, E, F, then again), each read awaited before the next. "On" is the app as the
-// docs write it (`providerTokens` from latchkey/provider-tokens, `session.refreshProviderTokens:
-// true`); "off" passes neither, as an app that keeps no provider tokens does:
+// docs write it (`providerTokens({ refresh: true })` from latchkey/provider-tokens); "off" passes
+// no plug-in, as an app that keeps no provider tokens does:
 //   A  auth(), JWT session, switch off (the cookie has no provider tokens)
 //   B  auth(), JWT session, switch on: the session carries "<expires_at>:<provider>" and the token
 //      set is in the provider token cookie, which a read with nothing due does not open
@@ -65,13 +65,13 @@ async function databaseCase(on) {
   await adapter.linkAccount({ ...tokens, userId: user.id, type: "oidc", providerAccountId: "user-1" })
   const sessionToken = crypto.randomUUID()
   await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) })
-  const session = { strategy: "database", ...(on ? { refreshProviderTokens: true } : {}) }
-  const { auth } = createAuth({ providers: [corp], adapter, secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, session, ...(on ? { providerTokens } : {}) })
+  const session = { strategy: "database" }
+  const { auth } = createAuth({ providers: [corp], adapter, secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, session, ...(on ? { providerTokens: providerTokens({ refresh: true }) } : {}) })
   return { auth, request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie: `${COOKIE}=${sessionToken}` } }) }
 }
 
 function jwtCase(on, cookie) {
-  const { auth } = createAuth({ providers: [corp], secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, session: on ? { refreshProviderTokens: true } : {}, ...(on ? { providerTokens } : {}) })
+  const { auth } = createAuth({ providers: [corp], secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, ...(on ? { providerTokens: providerTokens({ refresh: true }) } : {}) })
   return { auth, request: new Request(`${ORIGIN}/dashboard`, { headers: { cookie } }) }
 }
 
@@ -91,7 +91,7 @@ for (const [name, { auth, request }] of Object.entries(cases)) {
   if (!session?.user?.email || session.error) throw new Error(`${name}: no session (${JSON.stringify(session)})`)
 }
 // B's cookies are the handler's own format: its token cookie opens for its session.
-const { getAccessToken } = createAuth({ providers: [corp], secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, providerTokens, session: { refreshProviderTokens: true } })
+const { getAccessToken } = createAuth({ providers: [corp], secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, providerTokens: providerTokens({ refresh: true }) })
 if ((await getAccessToken(cases["B jwt, on"].request, "corp")) !== tokens.access_token) throw new Error("B: the token cookie does not belong to its session")
 
 /** Wall and CPU milliseconds per read over about `ms` of reading. */

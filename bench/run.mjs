@@ -26,7 +26,7 @@ if (process.argv[2] === "sessions") {
   process.exit(0)
 }
 
-// npm run bench -- provider-tokens: what session.refreshProviderTokens costs a read with nothing due.
+// npm run bench -- provider-tokens: what providerTokens({ refresh: true }) costs a read with nothing due.
 if (process.argv[2] === "provider-tokens") {
   run(["bench/provider-tokens.mjs"])
   process.exit(0)

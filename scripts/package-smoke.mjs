@@ -90,7 +90,7 @@ const typed = createAuth({ providers: [], secret: "s", callbacks: { session: ({ 
 export const role: Promise<"admin" | undefined> = createAuthClient<InferSession<typeof typed>>().getSession().then((session) => session?.role)
 const auth = createAuth({ providers: [GitHub({ profile: (p: GitHubProfile): User => ({ id: String(p.id) }) })], secret: "s" })
 const adapter: Adapter = memoryAdapter()
-export const withTokens = createAuth({ providers: [GitHub], secret: "s", providerTokens, session: { refreshProviderTokens: { skew: 120 } }, signOut: { federated: true } }).getAccessToken
+export const withTokens = createAuth({ providers: [GitHub], secret: "s", providerTokens: providerTokens({ refresh: { skew: 120 }, signOut: { federated: true } }) }).getAccessToken
 export const checks = [id, auth.handler, adapter, encode, getToken, resolveProviders, startSignIn, toWebHandler, LatchkeyError]
 export type Checked = [Session, JWT]
 `

@@ -166,7 +166,7 @@ export interface DefaultSession {
   expires: string
   /**
    * Set when the provider refused to refresh this session's access token (`invalid_grant`: the
-   * user revoked access, or the refresh token expired), with `session.refreshProviderTokens` on.
+   * user revoked access, or the refresh token expired), with `providerTokens({ refresh })` on.
    * The user is still signed in to the app; sign them out, or send them through sign-in again.
    */
   error?: "RefreshTokenError"

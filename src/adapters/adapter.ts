@@ -172,7 +172,7 @@ export interface Adapter {
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
   /**
    * latchkey's extension, not Auth.js's: writes new tokens into a linked account (the fields
-   * given, found by `provider` and `providerAccountId`), for `session.refreshProviderTokens` with
+   * given, found by `provider` and `providerAccountId`), for `providerTokens({ refresh })` with
    * database sessions. An Auth.js adapter lacks it; latchkey then unlinks and re-links the
    * account (re-linking the old row if that fails). One statement adds it, such as
    * `updateAccount: (a) => pool.query('update accounts set access_token = $1, refresh_token = $2, expires_at = $3 where provider = $4 and "providerAccountId" = $5', [a.access_token, a.refresh_token, a.expires_at, a.provider, a.providerAccountId])`.

@@ -24,11 +24,22 @@ function checkOptions(options: AuthClientOptions<Session>): string {
   return basePath
 }
 
+/**
+ * Where a sign-in or sign-out goes afterwards: `redirectTo`, else this page. next-auth's
+ * `callbackUrl` option is refused by name rather than sent on as a form field.
+ */
+function destinationOf(options: SignInOptions | SignOutOptions): string | undefined {
+  if ((options as { callbackUrl?: unknown }).callbackUrl !== undefined) {
+    throw new InvalidOptionError("callbackUrl", "the callbackUrl option is named redirectTo, as in next-auth v5: signIn(provider, { redirectTo: \"/dashboard\" }).")
+  }
+  return options.redirectTo ?? currentHref()
+}
+
 /** The form fields of a sign-in: every option but the client's own, as strings. */
 function formFields(options: SignInOptions): Record<string, string> {
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(options)) {
-    if (name === "redirect" || name === "callbackUrl" || value === undefined) continue
+    if (name === "redirect" || name === "redirectTo" || value === undefined) continue
     fields[name] = String(value)
   }
   return fields
@@ -129,7 +140,8 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
   }
 
   async function signIn(providerId?: string, signInOptions: SignInOptions = {}): Promise<SignInResult> {
-    const { callbackUrl = currentHref(), redirect = true } = signInOptions
+    const callbackUrl = destinationOf(signInOptions)
+    const { redirect = true } = signInOptions
     if (!providerId) {
       const url = `${transport.url("signin")}${callbackUrl ? `?${new URLSearchParams({ callbackUrl })}` : ""}`
       if (redirect) navigate(url)
@@ -148,7 +160,8 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
   }
 
   async function signOut(signOutOptions: SignOutOptions = {}): Promise<SignOutResult> {
-    const { callbackUrl = currentHref(), redirect = true } = signOutOptions
+    const callbackUrl = destinationOf(signOutOptions)
+    const { redirect = true } = signOutOptions
     const { ok, error, url, status } = redirectResult(await transport.post("signout", callbackUrl ? { callbackUrl } : {}))
     const result = { ok, error, url, status }
     if (!ok) return result

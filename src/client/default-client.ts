@@ -39,7 +39,7 @@ export function signIn(providerId?: string, options?: SignInOptions): Promise<Si
  * @example
  * ```ts
  * import { signOut } from "latchkey/client"
- * button.onclick = () => signOut({ callbackUrl: "/" })
+ * button.onclick = () => signOut({ redirectTo: "/" })
  * ```
  */
 export function signOut(options?: SignOutOptions): Promise<SignOutResult> {

@@ -102,20 +102,24 @@ export interface AuthClientOptions<S extends Session = Session> {
 
 /**
  * The options of {@link client!AuthClient.signIn}. Every other field is sent with the form: the
- * credentials' fields (`username`, `password`, …), or `email` for an email provider.
+ * credentials' fields (`username`, `password`, …), or `email` for an email provider. Where to go
+ * afterwards is `redirectTo`, as in next-auth v5's `next-auth/react` and latchkey's server helpers
+ * (it travels to the handler as Auth.js's `callbackUrl` form field).
  *
  * Exported from `latchkey/client`.
  *
  * @example
  * ```ts
  * import { signIn, type SignInOptions } from "latchkey/client"
- * const options: SignInOptions = { email: "ada@example.com", callbackUrl: "/welcome", redirect: false }
+ * const options: SignInOptions = { email: "ada@example.com", redirectTo: "/welcome", redirect: false }
  * await signIn("email", options)
  * ```
  */
 export interface SignInOptions {
   /** Where to go once signed in (same origin only; the handler refuses others). Default: this page. */
-  callbackUrl?: string
+  redirectTo?: string
+  /** Named `redirectTo`: a `callbackUrl` option is refused with `InvalidOptionError`. */
+  callbackUrl?: never
   /**
    * Navigate to where the handler sends the browser (the provider, the callback URL, the
    * verify-request page) when the sign-in succeeds. Default true. False never navigates: the
@@ -133,13 +137,15 @@ export interface SignInOptions {
  * @example
  * ```ts
  * import { signOut, type SignOutOptions } from "latchkey/client"
- * const options: SignOutOptions = { callbackUrl: "/", redirect: true }
+ * const options: SignOutOptions = { redirectTo: "/", redirect: true }
  * await signOut(options)
  * ```
  */
 export interface SignOutOptions {
   /** Where to go once signed out (same origin only). Default: this page. */
-  callbackUrl?: string
+  redirectTo?: string
+  /** Named `redirectTo`: a `callbackUrl` option is refused with `InvalidOptionError`. */
+  callbackUrl?: never
   /** Navigate there once signed out. Default true. */
   redirect?: boolean
 }
@@ -224,9 +230,15 @@ export interface AuthClient<S extends Session = Session> {
    * Signs in with a provider. OAuth and OpenID Connect providers go to the provider; email sends
    * the link; credentials check the fields sent with the form. Without a provider id, goes to
    * the sign-in page. A successful sign-in is told to the app's other tabs.
+   *
+   * @throws {@link index!InvalidOptionError} (as a rejection) for a `callbackUrl` option: it is `redirectTo`.
    */
   signIn(providerId?: string, options?: SignInOptions): Promise<SignInResult>
-  /** Signs out, tells the other tabs, and goes to `callbackUrl` unless `redirect` is false. */
+  /**
+   * Signs out, tells the other tabs, and goes to `redirectTo` unless `redirect` is false.
+   *
+   * @throws {@link index!InvalidOptionError} (as a rejection) for a `callbackUrl` option: it is `redirectTo`.
+   */
   signOut(options?: SignOutOptions): Promise<SignOutResult>
   /**
    * Reads the session from the server and updates the state. Calls made while one is in flight

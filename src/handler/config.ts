@@ -9,7 +9,7 @@ import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import { secretsOrEnv } from "../jwt/secrets.js"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters/adapter.js"
-import type { RefreshCoordinator, RefreshProviderTokensOptions } from "../provider-tokens/refresh-types.js"
+import type { RefreshCoordinator } from "../provider-tokens/refresh-types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
@@ -151,14 +151,6 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
      */
     cache?: { maxAge: number }
     /**
-     * Keep the provider's access token fresh: a session read (`auth()`, `/session`) refreshes it
-     * shortly before it expires, one refresh in flight however many requests ask, and
-     * `getAccessToken(request, providerId)` hands it to server code. `true`, or options (the skew,
-     * a shared store for several instances, which providers). Default off. Needs `providerTokens`
-     * from `latchkey/provider-tokens`. See docs/provider-tokens.md.
-     */
-    refreshProviderTokens?: boolean | RefreshProviderTokensOptions
-    /**
      * The session cookie is shared with sibling subdomains on purpose (its `domain` is set, such as
      * `.example.com`). A session is bound to the browser it was signed in in, through a hash of the
      * CSRF token in a host-only (`__Host-`) cookie, and by default a session is honoured only where
@@ -179,18 +171,6 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
      * ```
      */
     sharedAcrossSubdomains?: boolean
-  }
-  /**
-   * Sign-out at the provider too (OpenID Connect RP-initiated logout), and token revocation.
-   * Needs `providerTokens` from `latchkey/provider-tokens`. See docs/provider-tokens.md.
-   */
-  signOut?: {
-    /** `POST /signout` also ends the provider session unless the form says `federated=false`. Default false. */
-    federated?: boolean
-    /** Keep the id_token (sealed in the session, or in the account row) to send as `id_token_hint`. Default false. */
-    idTokenHint?: boolean
-    /** Revoke the provider's refresh token (else its access token) at sign-out, where the provider can. Default false. */
-    revokeTokens?: boolean
   }
   jwt?: {
     maxAge?: number
@@ -245,10 +225,11 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    */
   webauthn?: WebAuthnCeremony
   /**
-   * Provider tokens kept with the session, from `latchkey/provider-tokens`:
-   * `import { providerTokens } from "latchkey/provider-tokens"`. Needed by
-   * `session.refreshProviderTokens`, `getAccessToken` and `signOut`, and by nothing else, so apps
-   * that keep no provider tokens do not bundle it. See docs/provider-tokens.md.
+   * Provider tokens kept with the session: `providerTokens({ refresh: true, signOut: { federated: true } })`
+   * from `latchkey/provider-tokens`. Every provider-token option is an option of that plug-in:
+   * `refresh` keeps access tokens fresh and puts `getAccessToken` on what `createAuth` returns;
+   * `signOut` signs out at the provider too. Apps that keep no provider tokens do not bundle it.
+   * See docs/provider-tokens.md.
    */
   providerTokens?: ProviderTokensEngine
 }
@@ -276,9 +257,9 @@ export interface SettledConfig {
   redirectProxyUrl: string | undefined
   /** The redirect proxy, settled, when one is configured. */
   redirectProxy: RedirectProxy | undefined
-  /** With `session.refreshProviderTokens`: what refreshes provider tokens, one refresh in flight. */
+  /** With `providerTokens({ refresh })`: what refreshes provider tokens, one refresh in flight. */
   refresher: RefreshCoordinator | undefined
-  /** The app's `providerTokens`, when an option keeps provider tokens; undefined otherwise, so nothing is asked of it. */
+  /** The app's `providerTokens` plug-in; undefined without one, so nothing is asked of it. */
   providerTokens: ProviderTokensEngine | undefined
 }
 
@@ -324,19 +305,27 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   }
 }
 
-const ADD_PROVIDER_TOKENS = 'add `import { providerTokens } from "latchkey/provider-tokens"` and pass it to createAuth: createAuth({ providers, providerTokens, ... }).'
+const PLUG_IN = 'with `import { providerTokens } from "latchkey/provider-tokens"`'
 
 /**
- * The provider-token options, settled: the refresher, and the engine the handler calls. An option
- * that keeps provider tokens without the engine is refused, saying what to import.
+ * The provider-token plug-in, settled: the refresher, and the engine the handler calls. The
+ * options that were once `createAuth`'s own (`session.refreshProviderTokens`, `signOut`) are
+ * refused, naming their place in the plug-in: a config error, not a second way to say it.
  */
 function settleProviderTokens(config: AuthConfig, secret: string[], logger: Required<LoggerInstance>): Pick<SettledConfig, "refresher" | "providerTokens"> {
-  const refresh = config.session?.refreshProviderTokens
-  const option = refresh !== undefined && refresh !== false ? "session.refreshProviderTokens" : config.signOut !== undefined ? "signOut" : undefined
-  if (option === undefined) return { refresher: undefined, providerTokens: undefined }
-  const engine = config.providerTokens
-  if (!engine) throw new InvalidOptionError("providerTokens", `${option} keeps the provider's tokens with the session, which needs latchkey/provider-tokens: ${ADD_PROVIDER_TOKENS}`)
-  return { refresher: engine.settleRefresher(refresh, { secret, http: { fetch: config.fetch, timeout: config.timeout }, logger }), providerTokens: engine }
+  if ((config.session as { refreshProviderTokens?: unknown } | undefined)?.refreshProviderTokens !== undefined) {
+    throw new InvalidOptionError("session.refreshProviderTokens", `session.refreshProviderTokens is an option of the provider-tokens plug-in: providerTokens: providerTokens({ refresh: true }), ${PLUG_IN}.`)
+  }
+  if ((config as { signOut?: unknown }).signOut !== undefined) {
+    throw new InvalidOptionError("signOut", `signOut is an option of the provider-tokens plug-in: providerTokens: providerTokens({ signOut: { federated: true } }), ${PLUG_IN}.`)
+  }
+  const engine: unknown = config.providerTokens
+  if (engine === undefined) return { refresher: undefined, providerTokens: undefined }
+  if (typeof engine !== "object" || engine === null || typeof (engine as ProviderTokensEngine).settleRefresher !== "function") {
+    throw new InvalidOptionError("providerTokens", `providerTokens must be the plug-in providerTokens({ refresh: true }) makes (call it with its options), ${PLUG_IN}.`)
+  }
+  const plugIn = engine as ProviderTokensEngine
+  return { refresher: plugIn.settleRefresher({ secret, http: { fetch: config.fetch, timeout: config.timeout }, logger }), providerTokens: plugIn }
 }
 
 /**

@@ -232,7 +232,7 @@ export function heldSession(context: RequestContext, found: DatabaseSession): He
 
 /**
  * {@link databaseSessionFor} after the user's provider tokens are freshened, with
- * `session.refreshProviderTokens` on (see provider-tokens/account-tokens.ts); the same call without
+ * `providerTokens({ refresh })` on (see provider-tokens/account-tokens.ts); the same call without
  * it. Null when freshening found that the cache's copy outlived its row (a revoked session).
  */
 export async function freshDatabaseSessionFor(context: RequestContext, found: DatabaseSession): Promise<Session | null> {

@@ -7,10 +7,11 @@
  *
  * @module
  */
-import { InvalidOptionError, InvalidProviderError, LatchkeyError } from "../errors.js"
+import { InvalidProviderError, LatchkeyError } from "../errors.js"
 import { requireAdapterMethods } from "../adapters/requirements.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
+import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { JWT, Session } from "../types.js"
 import { accountApi, type AccountApi } from "./accounts.js"
 import { nestsWithin, readBoundedBody } from "./body.js"
@@ -42,7 +43,8 @@ export { MAX_BODY_BYTES } from "./body.js"
 
 /**
  * What {@link createAuth} returns. `S` is the session its `session` callback returns (`Session`
- * without one); `InferSession<typeof auth>` names it for code that cannot import the config.
+ * without one); `InferSession<typeof auth>` names it for code that cannot import the config. With
+ * a `providerTokens` plug-in that refreshes, it is also an {@link AccessTokenApi} (`getAccessToken`).
  *
  * @example
  * ```ts
@@ -65,28 +67,52 @@ export interface Auth<S extends Session = Session> extends AccountApi {
   authFromCookies: (request: Request) => Promise<CookieSession<S>>
   /** Where the handler answers (`basePath`, or `AUTH_URL`'s path, else `/auth`), for integrations that route to it. */
   basePath: string
+}
+
+/**
+ * What {@link createAuth} adds when its `providerTokens` plug-in refreshes access tokens
+ * (`providerTokens({ refresh: true })` from `latchkey/provider-tokens`); without one, there is no
+ * `getAccessToken` to call, in the types and at run time.
+ *
+ * Exported from `latchkey` (on what `createAuth` returns).
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "latchkey"
+ * import { providerTokens } from "latchkey/provider-tokens"
+ * import Google from "latchkey/providers/google"
+ * export const { handler, auth, getAccessToken } = createAuth({ providers: [Google], providerTokens: providerTokens({ refresh: true }) })
+ * // in a route:
+ * const token = await getAccessToken(request, "google")
+ * if (token) await fetch("https://www.googleapis.com/calendar/v3/users/me/calendarList", { headers: { authorization: `Bearer ${token}` } })
+ * ```
+ */
+export interface AccessTokenApi {
   /**
    * The provider access token of the request's session, fresh: refreshed first when it expires
    * within the skew (one refresh in flight, however many requests ask), for server code that calls
    * the provider's API. Null when the session has no token for `providerId`, or the provider
-   * refused the refresh. Needs `session.refreshProviderTokens` and `providerTokens` (from
-   * `latchkey/provider-tokens`); sets no cookie, like `auth`.
-   *
-   * Exported from `latchkey` (on what `createAuth` returns).
-   *
-   * @example
-   * ```ts
-   * import { createAuth } from "latchkey"
-   * import { providerTokens } from "latchkey/provider-tokens"
-   * import Google from "latchkey/providers/google"
-   * export const { handler, auth, getAccessToken } = createAuth({ providers: [Google], providerTokens, session: { refreshProviderTokens: true } })
-   * // in a route:
-   * const token = await getAccessToken(request, "google")
-   * if (token) await fetch("https://www.googleapis.com/calendar/v3/users/me/calendarList", { headers: { authorization: `Bearer ${token}` } })
-   * ```
+   * refused the refresh. Sets no cookie, like `auth`.
    */
   getAccessToken: (request: Request, providerId: string) => Promise<string | null>
 }
+
+/**
+ * {@link AccessTokenApi} when the provider-tokens plug-in `P` refreshes access tokens, else nothing:
+ * the part of what `createAuth` returns that depends on its `providerTokens` option.
+ *
+ * Exported from `latchkey`.
+ *
+ * @example
+ * ```ts
+ * import type { AccessTokenApiOf } from "latchkey"
+ * import type { ProviderTokensEngine } from "latchkey/provider-tokens"
+ * type WithToken = AccessTokenApiOf<ProviderTokensEngine<true>> // { getAccessToken }
+ * type Without = AccessTokenApiOf<undefined> // unknown: nothing added
+ * ```
+ */
+// Not distributive: a plug-in typed only as `ProviderTokensEngine | undefined` adds nothing, nor does `never`.
+export type AccessTokenApiOf<P> = [P] extends [never] ? unknown : [P] extends [ProviderTokensEngine<true>] ? AccessTokenApi : unknown
 
 const MAX_CACHED_ORIGINS = 16
 
@@ -240,7 +266,9 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
  * // mount `handler` at /auth/*; call `auth(request)` in any route
  * ```
  */
-export function createAuth<J extends JWT = JWT, S extends Session = Session>(config: AuthConfig<J, S>): Auth<S> {
+export function createAuth<J extends JWT = JWT, S extends Session = Session, P extends ProviderTokensEngine | undefined = undefined>(
+  config: AuthConfig<J, S> & { providerTokens?: P },
+): Auth<S> & AccessTokenApiOf<P> {
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
   const startupProviders = checkAtStartup(settled)
@@ -338,11 +366,11 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session>(con
     const url = new URL(request.url)
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
-    if (!settled.providerTokens) throw new InvalidOptionError("session.refreshProviderTokens", `getAccessToken needs session.refreshProviderTokens, with providerTokens from latchkey/provider-tokens: without them, provider tokens are not kept in the session.`)
+    const engine = settled.providerTokens!
     const context = contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, startupProviders)
-    if (context.sessionStrategy !== "database") return settled.providerTokens.accessTokenOf(context, providerId)
+    if (context.sessionStrategy !== "database") return engine.accessTokenOf(context, providerId)
     const found = await readDatabaseSession(context, false)
-    return settled.providerTokens.accessTokenOf(context, providerId, found && heldSession(context, found))
+    return engine.accessTokenOf(context, providerId, found && heldSession(context, found))
   }
 
   async function authFromCookies(request: Request): Promise<CookieSession> {
@@ -362,5 +390,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session>(con
   }
 
   const account = accountApi(settled, startupProviders, confirmedUserId)
-  return { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], getAccessToken, basePath: settled.basePath, ...account }
+  const made: Auth<S> = { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], basePath: settled.basePath, ...account }
+  // Only where it works: a plug-in that refreshes (the type says the same, from `P`).
+  return (settled.refresher ? { ...made, getAccessToken } : made) as Auth<S> & AccessTokenApiOf<P>
 }

@@ -9,6 +9,7 @@
  * must write.
  */
 import { parseCookie } from "cookie"
+import { InvalidOptionError } from "../errors.js"
 import type { Auth } from "../handler/index.js"
 import { cookieToSet } from "./set-cookie.js"
 
@@ -121,14 +122,27 @@ export async function runAction(auth: Pick<Auth, "handler">, pages: ErrorPages, 
 /**
  * A sign-in's form fields from an options record or a submitted form: strings only, the
  * framework's own fields (`$ACTION_…`, SvelteKit's `/?…`) and `providerId` left out, and
- * `redirectTo` (Auth.js v5's name) sent as the handler's `callbackUrl`.
+ * `redirectTo` (Auth.js v5's name, and latchkey's everywhere) sent as the handler's `callbackUrl`.
+ * A submitted `callbackUrl` is dropped, so `redirectTo` alone says where to go; in an options
+ * record it is refused (see {@link refuseCallbackUrl}).
  */
 export function signInFields(source: Record<string, unknown> | FormData, fallbackRedirect: string | undefined): Record<string, string> {
+  if (!(source instanceof FormData)) refuseCallbackUrl(source)
   const entries: [string, unknown][] = source instanceof FormData ? [...source.entries()] : Object.entries(source)
   const fields: Record<string, string> = {}
-  for (const [name, value] of entries) if (typeof value === "string" && !name.startsWith("$ACTION") && name !== "providerId") fields[name] = value
+  for (const [name, value] of entries) if (typeof value === "string" && !name.startsWith("$ACTION") && name !== "providerId" && name !== "callbackUrl") fields[name] = value
   const { redirectTo = fallbackRedirect, ...rest } = fields
   return redirectTo === undefined ? rest : { ...rest, callbackUrl: redirectTo }
+}
+
+/**
+ * An options record that says `callbackUrl` (next-auth v4's name) is the app's mistake: refused by
+ * name, rather than sent on as a form field or dropped without a word.
+ */
+export function refuseCallbackUrl(options: object): void {
+  if ((options as { callbackUrl?: unknown }).callbackUrl !== undefined) {
+    throw new InvalidOptionError("callbackUrl", 'the callbackUrl option is named redirectTo, as in Auth.js v5: signIn(provider, { redirectTo: "/dashboard" }), signOut({ redirectTo: "/" }).')
+  }
 }
 
 /** A path on the app, from a `Referer` header when it is one: where an action without `redirectTo` returns to. */

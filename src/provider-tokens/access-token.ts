@@ -25,7 +25,7 @@ function usable(token: string | null | undefined, expiresAt: unknown): string | 
  */
 export async function accessTokenOf(context: RequestContext, providerId: string, session?: HeldSession | null): Promise<string | null> {
   if (!context.refresher) {
-    throw new InvalidOptionError("session.refreshProviderTokens", "getAccessToken needs session.refreshProviderTokens: without it, provider tokens are not kept in the session.")
+    throw new InvalidOptionError("providerTokens.refresh", "getAccessToken needs providerTokens({ refresh: true }): without it, access tokens are not kept fresh.")
   }
   if (typeof providerId !== "string" || !context.refresher.covers(providerId)) return null
   if (context.sessionStrategy === "database") {

@@ -110,7 +110,7 @@ export async function freshAccount(context: RequestContext, row: AdapterAccount)
 
 /** The user's accounts whose tokens latchkey keeps fresh. */
 async function coveredAccounts(context: RequestContext, userId: string): Promise<AdapterAccount[]> {
-  const adapter = withAdapterMethods(context.config.adapter, ["listAccountsByUserId"], "session.refreshProviderTokens")
+  const adapter = withAdapterMethods(context.config.adapter, ["listAccountsByUserId"], "providerTokens({ refresh })")
   const rows = await call("listAccountsByUserId", () => adapter.listAccountsByUserId(userId))
   return rows.filter((row) => (row.type === "oauth" || row.type === "oidc") && context.refresher!.covers(row.provider))
 }

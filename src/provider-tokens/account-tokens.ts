@@ -28,7 +28,7 @@ import type { HeldSession } from "./types.js"
 export function checkAccountTokenMethods(settled: SettledConfig): void {
   if (!settled.refresher || settled.sessionStrategy !== "database") return
   const adapter = settled.config.adapter
-  const feature = "session.refreshProviderTokens with database sessions"
+  const feature = "providerTokens({ refresh }) with database sessions"
   withAdapterMethods(adapter, ["listAccountsByUserId"], feature)
   if (typeof adapter?.updateAccount !== "function" && (typeof adapter?.unlinkAccount !== "function" || typeof adapter?.linkAccount !== "function")) {
     throw new MissingAdapterMethodError(["updateAccount"], feature, false)

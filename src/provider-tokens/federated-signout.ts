@@ -71,7 +71,7 @@ async function endSessionUrl(context: RequestContext, { provider, tokens }: Prov
   const url = new URL(endpoint)
   url.searchParams.set("client_id", provider.clientId)
   url.searchParams.set("post_logout_redirect_uri", destination)
-  if (context.config.signOut?.idTokenHint && tokens.id_token) url.searchParams.set("id_token_hint", tokens.id_token)
+  if (context.providerTokens?.signOut?.idTokenHint && tokens.id_token) url.searchParams.set("id_token_hint", tokens.id_token)
   return url.href
 }
 

@@ -16,8 +16,8 @@
  * binding); callbacks see it as `{ provider, expires_at, error }` and never a token. A due read
  * refreshes through the coordinator; a route that can write cookies then re-issues both cookies,
  * and `auth()`, which cannot, is handed the same successor by the coordinator's memory of the
- * refresh until the next cookie-writing read (see docs/provider-tokens.md). With neither
- * `session.refreshProviderTokens` nor `signOut` configured there is no claim and no token cookie.
+ * refresh until the next cookie-writing read (see docs/provider-tokens.md). Without the
+ * `providerTokens` plug-in there is no claim and no token cookie.
  */
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
@@ -76,14 +76,14 @@ function tokenFields(record: ProviderTokens | SealedTokens | Account): ProviderT
 }
 
 /** What the token cookie keeps of a token set, by what the app asked for; undefined when nothing. */
-function kept(settled: Pick<SettledConfig, "refresher" | "config">, provider: string, tokens: ProviderTokens): ProviderTokens | undefined {
+function kept(settled: Pick<SettledConfig, "refresher" | "providerTokens">, provider: string, tokens: ProviderTokens): ProviderTokens | undefined {
   const set: ProviderTokens = {}
   // Revocation at sign-out needs the tokens even where they are not refreshed.
-  if (settled.refresher?.covers(provider) || settled.config.signOut?.revokeTokens === true) {
+  if (settled.refresher?.covers(provider) || settled.providerTokens?.signOut?.revokeTokens === true) {
     for (const field of ["access_token", "refresh_token", "token_type", "scope"] as const) if (typeof tokens[field] === "string") set[field] = tokens[field]
     if (typeof tokens.expires_at === "number") set.expires_at = tokens.expires_at
   }
-  if (settled.config.signOut?.idTokenHint === true && typeof tokens.id_token === "string") set.id_token = tokens.id_token
+  if (settled.providerTokens?.signOut?.idTokenHint === true && typeof tokens.id_token === "string") set.id_token = tokens.id_token
   return Object.keys(set).length > 0 ? set : undefined
 }
 

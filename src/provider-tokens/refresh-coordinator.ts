@@ -1,5 +1,5 @@
 /**
- * `session.refreshProviderTokens`, settled: which providers are covered, the skew, and whether a
+ * `providerTokens({ refresh })`, settled: which providers are covered, the skew, and whether a
  * token set is due, all synchronous and small, because every session read asks. The refresh
  * itself (single flight, the shared store, the memory of results: see refresh-flight.ts) is
  * loaded on the first token that is due, so an app pays for it only when it refreshes.
@@ -14,19 +14,19 @@ export type { FreshTokens, ProviderTokens, RefreshCoordinator, RefreshProviderTo
 const DEFAULT_SKEW = 60
 
 function checkOptions(options: RefreshProviderTokensOptions): void {
-  if (typeof options !== "object" || options === null) throw new InvalidOptionError("session.refreshProviderTokens", "session.refreshProviderTokens must be true or an options object.")
+  if (typeof options !== "object" || options === null) throw new InvalidOptionError("providerTokens.refresh", "refresh must be true or an options object.")
   const { skew, store, providers } = options
-  if (skew !== undefined && (!Number.isSafeInteger(skew) || skew < 0)) throw new InvalidOptionError("session.refreshProviderTokens.skew", "skew must be a whole number of seconds.")
+  if (skew !== undefined && (!Number.isSafeInteger(skew) || skew < 0)) throw new InvalidOptionError("providerTokens.refresh.skew", "skew must be a whole number of seconds.")
   if (store !== undefined && (["acquire", "release", "put", "get"] as const).some((method) => typeof store?.[method] !== "function")) {
-    throw new InvalidOptionError("session.refreshProviderTokens.store", "store must have acquire, release, put and get (see RefreshStore).")
+    throw new InvalidOptionError("providerTokens.refresh.store", "store must have acquire, release, put and get (see RefreshStore).")
   }
   if (providers !== undefined && (!Array.isArray(providers) || providers.some((id) => typeof id !== "string"))) {
-    throw new InvalidOptionError("session.refreshProviderTokens.providers", "providers must be a list of provider ids.")
+    throw new InvalidOptionError("providerTokens.refresh.providers", "providers must be a list of provider ids.")
   }
 }
 
 /**
- * Settles `session.refreshProviderTokens`: undefined when it is off. Throws `InvalidOptionError`
+ * Settles `providerTokens({ refresh })`: undefined when it is off. Throws `InvalidOptionError`
  * for options that cannot work.
  */
 export function settleRefreshCoordinator(

@@ -51,8 +51,7 @@ const MAX_MEMORY_ENTRIES = 10_000
  * import { memoryRefreshStore, providerTokens } from "latchkey/provider-tokens"
  * export const { handler, auth, getAccessToken } = createAuth({
  *   providers,
- *   providerTokens,
- *   session: { refreshProviderTokens: { store: memoryRefreshStore() } }, // what the default does
+ *   providerTokens: providerTokens({ refresh: { store: memoryRefreshStore() } }), // what the default does
  * })
  * ```
  */

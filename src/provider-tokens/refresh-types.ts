@@ -25,7 +25,7 @@ export interface ProviderTokens {
 }
 
 /**
- * `session.refreshProviderTokens` in `createAuth`'s config, when more than `true` is needed.
+ * The `refresh` option of `providerTokens` (from `latchkey/provider-tokens`), when more than `true` is needed.
  *
  * Exported from `latchkey/provider-tokens`.
  *
@@ -33,8 +33,8 @@ export interface ProviderTokens {
  * ```ts
  * import { createAuth } from "latchkey"
  * import { providerTokens, type RefreshProviderTokensOptions } from "latchkey/provider-tokens"
- * const refreshProviderTokens: RefreshProviderTokensOptions = { skew: 120, providers: ["google"] }
- * export const { handler, auth, getAccessToken } = createAuth({ providers, providerTokens, session: { refreshProviderTokens } })
+ * const refresh: RefreshProviderTokensOptions = { skew: 120, providers: ["google"] }
+ * export const { handler, auth, getAccessToken } = createAuth({ providers, providerTokens: providerTokens({ refresh }) })
  * ```
  */
 export interface RefreshProviderTokensOptions {

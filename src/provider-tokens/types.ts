@@ -1,6 +1,6 @@
 /**
  * The contract between the handler and provider tokens: what `createAuth` calls on the object an
- * app imports from `latchkey/provider-tokens` and passes as its `providerTokens` option (keeping
+ * app makes with `providerTokens(options)` and passes as its `providerTokens` option (keeping
  * the provider's tokens with the session, refreshing them, handing them to server code, and
  * federated sign-out). The handler imports these as types only, so an app that keeps no provider
  * tokens bundles none of that code.
@@ -74,22 +74,76 @@ export interface HeldSession {
 }
 
 /**
- * Provider tokens, for `createAuth`'s `providerTokens` option. Needed by
- * `session.refreshProviderTokens`, `getAccessToken` and the `signOut` options; without it they are
- * refused at `createAuth` with an error saying to add it. Each method is one point where the
- * handler hands over: settling the options, reading and writing a session, a sign-in, and sign-out.
+ * Sign-out at the provider too (OpenID Connect RP-Initiated Logout), and token revocation: the
+ * `signOut` options of {@link provider-tokens!providerTokens}.
+ *
+ * Exported from `latchkey/provider-tokens`.
+ *
+ * @example
+ * ```ts
+ * import { providerTokens, type ProviderSignOutOptions } from "latchkey/provider-tokens"
+ * const signOut: ProviderSignOutOptions = { federated: true, idTokenHint: true, revokeTokens: true }
+ * export const tokens = providerTokens({ signOut })
+ * ```
+ */
+export interface ProviderSignOutOptions {
+  /** `POST /signout` also ends the provider session unless the form says `federated=false`. Default false. */
+  federated?: boolean
+  /** Keep the id_token (sealed beside the session, or in the account row) to send as `id_token_hint`. Default false. */
+  idTokenHint?: boolean
+  /** Revoke the provider's refresh token (else its access token) at sign-out, where the provider can. Default false. */
+  revokeTokens?: boolean
+}
+
+/**
+ * What {@link provider-tokens!providerTokens} turns on: `refresh` (keep access tokens fresh, and
+ * `getAccessToken` on what `createAuth` returns), `signOut` (at the provider too), or both. One of
+ * them is required: a plug-in that keeps nothing does not type-check, and is refused at run time.
+ *
+ * Exported from `latchkey/provider-tokens`.
+ *
+ * @example
+ * ```ts
+ * import { providerTokens, type ProviderTokensOptions } from "latchkey/provider-tokens"
+ * const options: ProviderTokensOptions = { refresh: { skew: 120, providers: ["google"] }, signOut: { federated: true } }
+ * export const tokens = providerTokens(options)
+ * ```
+ */
+export type ProviderTokensOptions =
+  | {
+      /**
+       * Keep the provider's access token fresh: a session read (`auth()`, `/session`) refreshes it
+       * shortly before it expires, one refresh in flight however many requests ask, and
+       * `getAccessToken(request, providerId)` hands it to server code. `true`, or options (the
+       * skew, a shared store for several instances, which providers).
+       */
+      refresh: true | RefreshProviderTokensOptions
+      signOut?: ProviderSignOutOptions
+    }
+  | { refresh?: false; signOut: ProviderSignOutOptions }
+
+/**
+ * Provider tokens, for `createAuth`'s `providerTokens` option: what `providerTokens(options)`
+ * returns, carrying its options. `Refreshes` says whether it refreshes access tokens, which is
+ * when `createAuth` returns `getAccessToken`. Each method is one point where the handler hands
+ * over: settling the options, reading and writing a session, a sign-in, and sign-out.
  *
  * @example
  * ```ts
  * import { createAuth } from "latchkey"
  * import Google from "latchkey/providers/google"
- * import { providerTokens } from "latchkey/provider-tokens"
- * export const { handler, auth, getAccessToken } = createAuth({ providers: [Google], providerTokens, session: { refreshProviderTokens: true } })
+ * import { providerTokens, type ProviderTokensEngine } from "latchkey/provider-tokens"
+ * const tokens: ProviderTokensEngine<true> = providerTokens({ refresh: true })
+ * export const { handler, auth, getAccessToken } = createAuth({ providers: [Google], providerTokens: tokens })
  * ```
  */
-export interface ProviderTokensEngine {
-  /** Settles `session.refreshProviderTokens`: undefined when it is off; throws for options that cannot work. */
-  settleRefresher(option: boolean | RefreshProviderTokensOptions | undefined, context: { secret: string[]; http: HttpOptions; logger: Required<LoggerInstance> }): RefreshCoordinator | undefined
+export interface ProviderTokensEngine<Refreshes extends boolean = boolean> {
+  /** Whether access tokens are refreshed (and `getAccessToken` is offered). */
+  readonly refreshes: Refreshes
+  /** The `signOut` options, or undefined: sign-out then stays in the app, whatever a form asks. */
+  readonly signOut: ProviderSignOutOptions | undefined
+  /** Settles the `refresh` option: undefined when it is off; throws for options that cannot work. */
+  settleRefresher(context: { secret: string[]; http: HttpOptions; logger: Required<LoggerInstance> }): RefreshCoordinator | undefined
   /** At `createAuth`: what the adapter must offer for the configuration. */
   checkAtStartup(settled: SettledConfig): void
   /** A JWT session read: the claim, with the access token refreshed when it is due (a promise only then). */

@@ -86,7 +86,7 @@ export function useSession<S extends Session = Session>(options: UseSessionOptio
   useEffect(() => {
     if (!sendAway) return
     if (onUnauthenticated) onUnauthenticated()
-    else void client.signIn(undefined, { callbackUrl: location.href })
+    else void client.signIn(undefined, { redirectTo: location.href })
   }, [sendAway, client, onUnauthenticated])
   const update = useCallback((data?: unknown) => client.update(data) as Promise<S | null>, [client])
   const status: SessionStatus = required && state.status !== "authenticated" ? "loading" : state.status
@@ -107,7 +107,7 @@ export function useSession<S extends Session = Session>(options: UseSessionOptio
  * import { useAuthClient } from "latchkey/react"
  * export function SignOutButton() {
  *   const client = useAuthClient()
- *   return <button onClick={() => client.signOut({ callbackUrl: "/" })}>Sign out</button>
+ *   return <button onClick={() => client.signOut({ redirectTo: "/" })}>Sign out</button>
  * }
  * ```
  */

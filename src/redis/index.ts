@@ -31,7 +31,7 @@ const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return red
 
 /**
  * A `RefreshStore` on Redis, shared by every instance of the app: pass it as
- * `session.refreshProviderTokens.store`, and each provider refresh token is exchanged once across
+ * `providerTokens({ refresh: { store } })`, and each provider refresh token is exchanged once across
  * all of them. `prefix` is put before every key (default none; keys start `latchkey:refresh:`).
  *
  * Exported from `latchkey/redis`.
@@ -46,8 +46,7 @@ const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return red
  * const redis = new Redis(process.env.REDIS_URL!)
  * export const { handler, auth, getAccessToken } = createAuth({
  *   providers: [Google],
- *   providerTokens,
- *   session: { refreshProviderTokens: { store: redisRefreshStore(redis) } },
+ *   providerTokens: providerTokens({ refresh: { store: redisRefreshStore(redis) } }),
  * })
  * // node-redis works the same: redisRefreshStore(await createClient({ url }).connect())
  * ```

@@ -75,7 +75,7 @@ describe("latchkey/client against the handler", () => {
     const states: SessionState[] = []
     const stop = client.subscribe((state) => states.push(state))
     await stateWhere(client, (state) => state.status !== "loading")
-    const result = await client.signIn("credentials", { username: "ada", password: "right", callbackUrl: "/dashboard", redirect: false })
+    const result = await client.signIn("credentials", { username: "ada", password: "right", redirectTo: "/dashboard", redirect: false })
     stop()
     expect(result).toEqual({ ok: true, error: undefined, code: undefined, url: `${APP}/dashboard`, status: 200 })
     expect(client.getState()).toMatchObject({ status: "authenticated", data: { user: { name: "Ada", email: "ada@example.com" } } })
@@ -84,7 +84,7 @@ describe("latchkey/client against the handler", () => {
 
   it("a callbackUrl whose own query says error is a success, not a refusal", async () => {
     const { client } = clientApp({ providers: [credentials()] })
-    const result = await client.signIn("credentials", { username: "ada", password: "right", callbackUrl: "/report?error=none&code=7", redirect: false })
+    const result = await client.signIn("credentials", { username: "ada", password: "right", redirectTo: "/report?error=none&code=7", redirect: false })
     expect(result).toMatchObject({ ok: true, error: undefined, code: undefined, url: `${APP}/report?error=none&code=7` })
   })
 
@@ -92,15 +92,23 @@ describe("latchkey/client against the handler", () => {
     const seen: Record<string, unknown>[] = []
     const provider = Credentials({ credentials: { username: {}, pin: {}, redirect: {}, callbackUrl: {} }, authorize: (fields) => (seen.push(fields), null) })
     const { client } = clientApp({ providers: [provider] })
-    await client.signIn("credentials", { username: "ada", pin: 1234, redirect: false, callbackUrl: "/x" })
+    await client.signIn("credentials", { username: "ada", pin: 1234, redirect: false, redirectTo: "/x" })
     expect(seen).toEqual([{ username: "ada", pin: "1234", redirect: undefined, callbackUrl: "/x" }])
+  })
+
+  it("a callbackUrl option (next-auth's old name) is refused by name, not sent on as a form field", async () => {
+    const { client, page } = clientApp({ providers: [credentials()] })
+    const leftover = { callbackUrl: "/elsewhere", redirect: false } as never
+    await expect(client.signIn("credentials", { username: "ada", password: "right", ...(leftover as object) })).rejects.toMatchObject({ code: "ERR_INVALID_OPTION", option: "callbackUrl", message: expect.stringContaining("redirectTo") })
+    await expect(client.signOut(leftover)).rejects.toMatchObject({ code: "ERR_INVALID_OPTION", option: "callbackUrl" })
+    expect(page.requests).toEqual([])
   })
 
   it("email: the link is sent and the result is the verify-request page; a malformed address is Verification", async () => {
     const outbox: string[] = []
     const email: EmailConfig = { id: "email", name: "Email", type: "email", from: "auth@example.com", sendVerificationRequest: ({ url }) => void outbox.push(url) }
     const { client } = clientApp({ providers: [email], adapter: memoryAdapter() })
-    const sent = await client.signIn("email", { email: "Ada@Example.com", callbackUrl: "/inbox", redirect: false })
+    const sent = await client.signIn("email", { email: "Ada@Example.com", redirectTo: "/inbox", redirect: false })
     expect(sent).toMatchObject({ ok: true, error: undefined, url: `${APP}/auth/verify-request?provider=email` })
     expect(outbox).toHaveLength(1)
     expect(new URL(outbox[0]!).searchParams.get("email")).toBe("ada@example.com")
@@ -225,7 +233,7 @@ describe("latchkey/client against the handler", () => {
     const { client, page } = clientApp({ providers: [credentials()] })
     await client.signIn("credentials", { username: "ada", password: "right", redirect: false })
     page.requests.length = 0
-    expect(await client.signOut({ callbackUrl: "/bye", redirect: false })).toEqual({ ok: true, error: undefined, url: `${APP}/bye`, status: 200 })
+    expect(await client.signOut({ redirectTo: "/bye", redirect: false })).toEqual({ ok: true, error: undefined, url: `${APP}/bye`, status: 200 })
     expect(client.getState()).toEqual({ data: null, status: "unauthenticated" })
     expect(page.requests.map((request) => request.path)).toEqual(["/auth/signout"])
     expect(await client.getSession()).toBeNull()
@@ -234,7 +242,7 @@ describe("latchkey/client against the handler", () => {
   it("an unknown provider is UnknownProvider; signIn() with none is the sign-in page", async () => {
     const { client } = clientApp({ providers: [credentials()] })
     expect(await client.signIn("nope", { redirect: false })).toMatchObject({ ok: false, error: "UnknownProvider", status: 404 })
-    expect(await client.signIn(undefined, { callbackUrl: "/here", redirect: false })).toMatchObject({ ok: true, url: `${APP}/auth/signin?callbackUrl=%2Fhere` })
+    expect(await client.signIn(undefined, { redirectTo: "/here", redirect: false })).toMatchObject({ ok: true, url: `${APP}/auth/signin?callbackUrl=%2Fhere` })
   })
 
   it("getProviders answers them keyed by id, as Auth.js's client does", async () => {

@@ -55,7 +55,7 @@ const LOGIN = page(
   document.getElementById("login").addEventListener("submit", async (event) => {
     event.preventDefault()
     const form = new FormData(event.target)
-    const result = await latchkey.signIn("credentials", { username: form.get("username"), password: form.get("password"), callbackUrl: "/account" })
+    const result = await latchkey.signIn("credentials", { username: form.get("username"), password: form.get("password"), redirectTo: "/account" })
     // Reached only on a failure: a success navigates.
     document.getElementById("result").textContent = JSON.stringify(result)
   })

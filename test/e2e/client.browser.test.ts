@@ -84,7 +84,7 @@ describe("latchkey/client in Chromium", () => {
       const page = await profileContext.newPage()
       await page.goto(`${app!.url}/login`)
       const sent = app!.outbox.length
-      const result = await page.evaluate(() => window.latchkey.signIn("email", { email: "grace@example.com", callbackUrl: "/account", redirect: false }))
+      const result = await page.evaluate(() => window.latchkey.signIn("email", { email: "grace@example.com", redirectTo: "/account", redirect: false }))
       expect(result).toMatchObject({ ok: true, url: `${app!.url}/auth/verify-request?provider=email` })
       expect(app!.outbox).toHaveLength(sent + 1)
       const link = app!.outbox[sent]!
@@ -103,7 +103,7 @@ describe("latchkey/client in Chromium", () => {
       const page = await profileContext.newPage()
       await page.goto(`${app!.url}/login`)
       // A navigation, not a result: the page leaves for the provider.
-      await Promise.all([page.waitForURL(`${app!.issuer}/**`), page.evaluate(() => void window.latchkey.signIn("demo", { callbackUrl: "/account" }))])
+      await Promise.all([page.waitForURL(`${app!.issuer}/**`), page.evaluate(() => void window.latchkey.signIn("demo", { redirectTo: "/account" }))])
       await page.getByRole("heading", { name: "Demo OpenID Provider" }).waitFor()
       await page.getByRole("button", { name: "Continue" }).click()
       await page.waitForURL(`${app!.url}/account`)

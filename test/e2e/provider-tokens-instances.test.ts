@@ -71,7 +71,7 @@ describe.skipIf(skip !== undefined)("two app processes sharing Redis", () => {
   })
 
   it("make exactly one refresh at the provider, and both see the new token", async () => {
-    const { browser } = await signedIn(idp(), { providerTokens, session: { refreshProviderTokens: true } })
+    const { browser } = await signedIn(idp(), { providerTokens: providerTokens({ refresh: true }) })
     const cookie = requestFrom(browser).headers.get("cookie")!
     const env = { ISSUER: idp().server.issuer, COOKIE: cookie, PREFIX: prefix, SECRET, ORIGIN }
     const instances = await Promise.all([startInstance(script, env), startInstance(script, env)])

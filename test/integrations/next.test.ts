@@ -108,6 +108,21 @@ describe("latchkey/next server actions", () => {
     expect(result).toMatchObject({ ok: true, url: `${APP}/` })
   })
 
+  it("redirectTo is the one name: a callbackUrl option is refused by name, and a submitted callbackUrl field is not a destination", async () => {
+    const scope = actionScope()
+    const instance = createAuth(config)
+    const { signIn, signOut } = serverActions(instance, { basePath: instance.basePath }, scope.io)
+    const leftover = { callbackUrl: "/dashboard" } as never
+    await expect(signIn("credentials", { username: "ada", password: "lovelace", ...(leftover as object) })).rejects.toMatchObject({ code: "ERR_INVALID_OPTION", option: "callbackUrl", message: expect.stringContaining("redirectTo") })
+    await expect(signOut(leftover)).rejects.toMatchObject({ code: "ERR_INVALID_OPTION", option: "callbackUrl" })
+    expect(scope.written()).toEqual([])
+    // A form posted straight to the action, from no known page: only redirectTo decides, and it is not there.
+    const posted = serverActions(instance, { basePath: instance.basePath }, actionScope("", { referer: "" }).io)
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ username: "ada", password: "lovelace", callbackUrl: "/elsewhere" })) form.set(name, value)
+    expect(await posted.signIn("credentials", form)).toMatchObject({ ok: true, url: `${APP}/` })
+  })
+
   it("an unknown provider is { ok: false, error: 'UnknownProvider' }", async () => {
     const scope = actionScope()
     const instance = createAuth(config)

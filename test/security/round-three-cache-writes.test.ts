@@ -114,7 +114,7 @@ describe("provider-token writes with a revoked session's cache copy (round three
 
   it("a read with stolen cookies makes no refresh and writes no account row; the revoked session ends", async () => {
     const adapter = memoryAdapter()
-    const site = secureApp({ providers: [refreshing().provider()], adapter, providerTokens, session: { ...CACHED, refreshProviderTokens: true } })
+    const site = secureApp({ providers: [refreshing().provider()], adapter, providerTokens: providerTokens({ refresh: true }), session: CACHED })
     const victim = site.browser()
     await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
     const row = [...adapter.accounts.values()].find((account) => account.provider === "corp")!

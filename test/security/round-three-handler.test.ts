@@ -45,7 +45,7 @@ describe("unlinkAccount counts only the ways this app still signs in with (round
 
 describe("federated sign-out is the configuration's decision (round three, item 6)", () => {
   it("a federated=true field does not send the user to the provider when no signOut option is configured", async () => {
-    const { site, browser } = await signedIn(refreshing(), { providerTokens, session: { refreshProviderTokens: true } })
+    const { site, browser } = await signedIn(refreshing(), { providerTokens: providerTokens({ refresh: true }) })
     const cookie = [...browser.cookies(ORIGIN)].map(([name, value]) => `${name}=${value}`).join("; ")
     const response = await site.handler(
       new Request(`${ORIGIN}/auth/signout`, {
@@ -143,7 +143,7 @@ describe("mutation survivors (round three)", () => {
 
   it("session.error survives a session callback that rebuilds the object", async () => {
     const rebuild: AuthCallbacks = { session: ({ session }) => ({ user: session.user, expires: session.expires }) }
-    const { site, browser } = await signedIn(refreshing(), { providerTokens, session: { refreshProviderTokens: true }, callbacks: rebuild })
+    const { site, browser } = await signedIn(refreshing(), { providerTokens: providerTokens({ refresh: true }), callbacks: rebuild })
     const { refresh_token } = await sealedTokens(browser)
     await revokeToken(refreshing().provider(), refresh_token, { tokenTypeHint: "refresh_token" })
     expect((await site.auth(requestFrom(browser)))?.error).toBe("RefreshTokenError")
@@ -153,7 +153,7 @@ describe("mutation survivors (round three)", () => {
   it("session.error survives a session callback that rebuilds the object, with database sessions", async () => {
     const rebuild: AuthCallbacks = { session: ({ session }) => ({ user: session.user, expires: session.expires }) }
     const adapter = memoryAdapter()
-    const { site, browser } = await signedIn(refreshing(), { adapter, providerTokens, session: { strategy: "database", refreshProviderTokens: true }, callbacks: rebuild })
+    const { site, browser } = await signedIn(refreshing(), { adapter, providerTokens: providerTokens({ refresh: true }), session: { strategy: "database" }, callbacks: rebuild })
     const row = [...adapter.accounts.values()].find((account) => account.provider === "corp")!
     await revokeToken(refreshing().provider(), row.refresh_token!, { tokenTypeHint: "refresh_token" })
     expect((await site.auth(requestFrom(browser)))?.error).toBe("RefreshTokenError")

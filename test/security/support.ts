@@ -2,6 +2,8 @@
 // model: a second browser (the attacker's own) and a sibling subdomain that can plant cookies.
 import { afterAll, beforeAll, expect } from "vitest"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
+import type { ProviderTokensEngine } from "../../src/provider-tokens/types.js"
+import type { JWT, Session } from "../../src/types.js"
 import { appPage, csrf, postForm, session } from "../handler/support.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
@@ -15,8 +17,8 @@ export const SECRET = "latchkey-attack-test-secret-0123456789"
  * other `.example` host (where an open redirect would land) to a page saying so, and the rest
  * (the local provider servers) to the network.
  */
-export function secureApp(config: Partial<AuthConfig> & Pick<AuthConfig, "providers">) {
-  const auth = createAuth({ secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, ...config })
+export function secureApp<P extends ProviderTokensEngine | undefined = undefined>(config: Partial<AuthConfig> & Pick<AuthConfig, "providers"> & { providerTokens?: P }) {
+  const auth = createAuth<JWT, Session, P>({ secret: SECRET, env: { AUTH_URL: `${ORIGIN}/auth` }, ...config })
   const dispatch: typeof fetch = async (input, init) => {
     const url = new URL(String(input))
     if (url.origin === ORIGIN) return url.pathname.startsWith(config.basePath ?? "/auth") ? auth.handler(new Request(url, init as RequestInit)) : appPage(url.href)

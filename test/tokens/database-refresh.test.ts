@@ -80,7 +80,7 @@ for (const entry of stores) {
     })
     afterAll(() => store?.teardown())
 
-    const config = () => ({ adapter: store!.adapter, providerTokens, session: { strategy: "database" as const, refreshProviderTokens: true } })
+    const config = () => ({ adapter: store!.adapter, providerTokens: providerTokens({ refresh: true }), session: { strategy: "database" as const } })
 
     it("50 concurrent reads (auth(), GET /session, getAccessToken) of a due account make one refresh; every read gets the new token", async ({ skip: skipTest }) => {
       if (skip) return skipTest(skip)
@@ -149,7 +149,7 @@ describe("database sessions: the unlink and re-link fallback", () => {
       },
     }
     const errors: Error[] = []
-    const { site, browser } = await signedIn(idp(), { adapter, providerTokens, session: { strategy: "database", refreshProviderTokens: true }, logger: { error: (error) => errors.push(error) } })
+    const { site, browser } = await signedIn(idp(), { adapter, providerTokens: providerTokens({ refresh: true }), session: { strategy: "database" }, logger: { error: (error) => errors.push(error) } })
     const before = [...memory.accounts.values()][0]!
     failNextLink = true
     const session = await site.auth(requestFrom(browser))
@@ -163,7 +163,7 @@ describe("database sessions: the unlink and re-link fallback", () => {
 
   it("createAuth refuses database sessions that refresh without a way to list a user's accounts", () => {
     const { listAccountsByUserId: _none, ...adapter } = memoryAdapter()
-    const config = { providers: [idp().provider()], adapter, secret: SECRET, env: {}, providerTokens, session: { strategy: "database" as const, refreshProviderTokens: true } }
+    const config = { providers: [idp().provider()], adapter, secret: SECRET, env: {}, providerTokens: providerTokens({ refresh: true }), session: { strategy: "database" as const } }
     expect(() => createAuth(config)).toThrow(expect.objectContaining({ code: "ERR_ADAPTER_METHOD" }))
   })
 })

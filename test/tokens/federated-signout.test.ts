@@ -36,7 +36,7 @@ async function signOutLocation(site: Awaited<ReturnType<typeof signedIn>>["site"
 
 describe("federated sign-out", () => {
   it("ends the provider session: a new authorize request needs the login page again", async () => {
-    const { browser } = await signedIn(idp(), { providerTokens, signOut: { federated: true, idTokenHint: true } })
+    const { browser } = await signedIn(idp(), { providerTokens: providerTokens({ signOut: { federated: true, idTokenHint: true } }) })
     expect((await silentAuthorize(browser, idp().server.issuer)).get("code")).toEqual(expect.any(String))
     const { url } = await post(browser, "/auth/signout", { csrfToken: await csrfOf(browser) })
     expect(url.href).toBe(`${ORIGIN}/`)
@@ -54,14 +54,14 @@ describe("federated sign-out", () => {
   })
 
   it("sends client_id, the id_token as a hint only when the app keeps it, and the same-origin destination", async () => {
-    const kept = await signedIn(idp(), { providerTokens, signOut: { federated: true, idTokenHint: true } })
+    const kept = await signedIn(idp(), { providerTokens: providerTokens({ signOut: { federated: true, idTokenHint: true } }) })
     const idToken = (await sealedTokens(kept.browser)).id_token
     expect(typeof idToken).toBe("string")
     const withHint = await signOutLocation(kept.site, kept.browser, { callbackUrl: `${ORIGIN}/bye` })
     expect(`${withHint.origin}${withHint.pathname}`).toBe(`${idp().server.issuer}/session/end`)
     expect(Object.fromEntries(withHint.searchParams)).toEqual({ client_id: "app", post_logout_redirect_uri: `${ORIGIN}/bye`, id_token_hint: idToken })
 
-    const plain = await signedIn(idp(), { providerTokens, signOut: { federated: true } })
+    const plain = await signedIn(idp(), { providerTokens: providerTokens({ signOut: { federated: true } }) })
     const sealedPlain = await getToken({ req: requestFrom(plain.browser), secret: SECRET, secureCookie: true })
     expect(sealedPlain?.["latchkey.tokens"]).toBe(":corp")
     expect(plain.browser.cookies(ORIGIN).has(TOKEN_COOKIE)).toBe(false)
@@ -71,7 +71,7 @@ describe("federated sign-out", () => {
   })
 
   it("attack: a sign-out form cannot point the post-logout redirect off the app's origin", async () => {
-    const { site, browser } = await signedIn(idp(), { providerTokens, signOut: { federated: true } })
+    const { site, browser } = await signedIn(idp(), { providerTokens: providerTokens({ signOut: { federated: true } }) })
     for (const callbackUrl of ["https://evil.example/phish", "//evil.example/", "/\\evil.example", "https://app.example.com.evil.example/"]) {
       const location = await signOutLocation(site, browser, { callbackUrl })
       expect(location.origin).toBe(new URL(idp().server.issuer).origin)
@@ -80,13 +80,13 @@ describe("federated sign-out", () => {
   })
 
   it("the form's federated=false overrides the config default", async () => {
-    const { site, browser } = await signedIn(idp(), { providerTokens, signOut: { federated: true } })
+    const { site, browser } = await signedIn(idp(), { providerTokens: providerTokens({ signOut: { federated: true } }) })
     const location = await signOutLocation(site, browser, { federated: "false" })
     expect(location.href).toBe(`${ORIGIN}/`)
   })
 
   it("revokeTokens revokes the refresh token at the provider", async () => {
-    const { browser } = await signedIn(idp(), { providerTokens, session: { refreshProviderTokens: true }, signOut: { revokeTokens: true } })
+    const { browser } = await signedIn(idp(), { providerTokens: providerTokens({ refresh: true, signOut: { revokeTokens: true } }) })
     const refreshToken = (await sealedTokens(browser)).refresh_token
     expect(typeof refreshToken).toBe("string")
     await post(browser, "/auth/signout", { csrfToken: await csrfOf(browser) })
@@ -109,7 +109,7 @@ describe("federated sign-out with a provider that has no end_session_endpoint", 
   it("signs out of the app only, and says so at debug", async () => {
     const debug: string[] = []
     const provider = { ...idp().provider(), issuer: server!.issuer }
-    const { site, browser } = await signedIn({ ...idp(), provider: () => provider }, { providerTokens, signOut: { federated: true }, debug: true, logger: { debug: (message) => debug.push(message) } })
+    const { site, browser } = await signedIn({ ...idp(), provider: () => provider }, { providerTokens: providerTokens({ signOut: { federated: true } }), debug: true, logger: { debug: (message) => debug.push(message) } })
     const location = await signOutLocation(site, browser, {})
     expect(location.href).toBe(`${ORIGIN}/`)
     expect(debug.some((line) => line.includes("no end_session_endpoint"))).toBe(true)

@@ -79,9 +79,9 @@ describe.skipIf(skip !== undefined)("redisRefreshStore on a real Redis", () => {
   })
 
   it("two app instances sharing it make one refresh for 2 × 25 concurrent reads, and both see the new token", async () => {
-    const store = () => ({ refreshProviderTokens: { store: redisRefreshStore(redis, { prefix }) } })
-    const { site, browser } = await signedIn(idp(), { providerTokens, session: store() })
-    const other = secureApp({ providers: [idp().provider()], providerTokens, session: store() })
+    const store = () => providerTokens({ refresh: { store: redisRefreshStore(redis, { prefix }) } })
+    const { site, browser } = await signedIn(idp(), { providerTokens: store() })
+    const other = secureApp({ providers: [idp().provider()], providerTokens: store() })
     const request = requestFrom(browser)
     const grants = idp().refreshGrants()
     const reads = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? site : other).getAccessToken(request.clone(), "corp")))

@@ -12,7 +12,7 @@ const idp = refreshingProvider({ shortRefreshes: 1 })
 
 describe("a stale cookie two refreshes behind", () => {
   it("follows the chain of remembered refreshes, refreshing only its last link, and never replays a rotated refresh token", async () => {
-    const { site, browser } = await signedIn(idp(), { providerTokens, session: { refreshProviderTokens: true } })
+    const { site, browser } = await signedIn(idp(), { providerTokens: providerTokens({ refresh: true }) })
     const stale = requestFrom(browser)
     const first = await site.getAccessToken(stale.clone(), "corp")
     expect(idp().refreshGrants()).toBe(1)

@@ -28,7 +28,7 @@ function recordingStore(): { store: RefreshStore; calls: Record<keyof RefreshSto
 describe("single flight for provider-token refresh, in one process", () => {
   it.each(["jwt", "database"] as const)(`${READERS} concurrent reads of a due %s session take the store's lock once`, async (strategy) => {
     const { store, calls } = recordingStore()
-    const config = { providerTokens, session: { strategy, refreshProviderTokens: { store } }, ...(strategy === "database" ? { adapter: memoryAdapter() } : {}) }
+    const config = { providerTokens: providerTokens({ refresh: { store } }), session: { strategy }, ...(strategy === "database" ? { adapter: memoryAdapter() } : {}) }
     const { site, browser } = await signedIn(idp(), config)
     const grants = idp().refreshGrants()
     const request = requestFrom(browser)

@@ -6,6 +6,7 @@
 import { connect } from "node:net"
 import { afterAll, beforeAll, expect } from "vitest"
 import type { AuthConfig } from "../../src/handler/index.js"
+import type { ProviderTokensEngine } from "../../src/provider-tokens/types.js"
 import { readTokenCookie } from "../../src/jwt/cookies.js"
 import { decode } from "../../src/jwt/decode.js"
 import { getToken } from "../../src/jwt/get-token.js"
@@ -100,7 +101,7 @@ export function refreshingProvider(options: { shortRefreshes?: number; accounts?
 }
 
 /** An app on ORIGIN with `config`, and a browser signed in to it through the provider. */
-export async function signedIn(idp: RefreshingProvider, config: Partial<AuthConfig>): Promise<{ site: ReturnType<typeof secureApp>; browser: TestBrowser }> {
+export async function signedIn<P extends ProviderTokensEngine | undefined = undefined>(idp: RefreshingProvider, config: Partial<AuthConfig> & { providerTokens?: P }): Promise<{ site: ReturnType<typeof secureApp<P>>; browser: TestBrowser }> {
   const site = secureApp({ providers: [idp.provider()], ...config })
   const browser = site.browser()
   const { url } = await post(browser, "/auth/signin/corp", { csrfToken: await csrfOf(browser) })

@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest"
 import { DEFAULT_ACCOUNT } from "../servers/oidc-provider.js"
 import { csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp } from "../security/support.js"
 import { refreshingProvider, requestFrom, sealedClaims, sealedTokens, sessionRead, sessionTokenHash, signedIn, TOKEN_COOKIE, tokensSetBy } from "./support.js"
-import { providerTokens } from "../../src/provider-tokens/index.js"
+import { providerTokens, type ProviderTokensEngine } from "../../src/provider-tokens/index.js"
 
 const MALLORY = { sub: "user-2", email: "mallory@example.com", name: "Mallory", picture: "https://example.com/mallory.png" }
 const idp = refreshingProvider({ accounts: [DEFAULT_ACCOUNT, MALLORY] })
-const ON = { providerTokens, session: { refreshProviderTokens: true } }
+const ON = { providerTokens: providerTokens({ refresh: true }) }
 
 /** The browser's cookie header with `name` replaced by `value` (or removed when undefined). */
 function withCookie(request: Request, name: string, value: string | undefined): Request {
@@ -22,7 +22,7 @@ function withCookie(request: Request, name: string, value: string | undefined): 
 }
 
 /** A signed-in browser whose access token was refreshed by GET /session: nothing is due now. */
-async function settled(config: Parameters<typeof signedIn>[1]) {
+async function settled<P extends ProviderTokensEngine | undefined>(config: Parameters<typeof signedIn<P>>[1]) {
   const signed = await signedIn(idp(), config)
   const { response } = await signed.browser.open(`${ORIGIN}/auth/session`)
   expect(response.headers.getSetCookie().some((line) => line.startsWith(`${TOKEN_COOKIE}=`))).toBe(true)
@@ -162,7 +162,7 @@ describe("the provider token cookie", () => {
       const body = (await response.json()) as Record<string, unknown>
       return Response.json({ ...body, access_token: long }, { status: response.status })
     }
-    const { site, browser } = await signedIn(idp(), { ...ON, fetch: padded, signOut: { idTokenHint: true } })
+    const { site, browser } = await signedIn(idp(), { providerTokens: providerTokens({ refresh: true, signOut: { idTokenHint: true } }), fetch: padded })
     const names = [...browser.cookies(ORIGIN).keys()].filter((name) => name.startsWith(`${TOKEN_COOKIE}.`))
     expect(names.sort()).toEqual([`${TOKEN_COOKIE}.0`, `${TOKEN_COOKIE}.1`, `${TOKEN_COOKIE}.2`])
     expect(browser.cookies(ORIGIN).has(TOKEN_COOKIE)).toBe(false)

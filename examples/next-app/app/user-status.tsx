@@ -11,7 +11,7 @@ export function UserStatus() {
     <div>
       <p id="status">Signed in as {data.user?.name ?? "someone"}</p>
       <p id="email">{data.user?.email}</p>
-      <button type="button" onClick={() => client.signOut({ callbackUrl: "/" })}>
+      <button type="button" onClick={() => client.signOut({ redirectTo: "/" })}>
         Sign out (client)
       </button>
     </div>

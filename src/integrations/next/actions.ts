@@ -8,7 +8,7 @@
  * already written, and Next re-renders the page with them.
  */
 import type { Auth } from "../../handler/index.js"
-import { refererPath, runAction, signInFields, type ActionResult, type ErrorPages } from "../run-action.js"
+import { refererPath, refuseCallbackUrl, runAction, signInFields, type ActionResult, type ErrorPages } from "../run-action.js"
 import { cookieToSet, type CookieToSet } from "../set-cookie.js"
 import { actionRequest, type CookieReader } from "./incoming.js"
 
@@ -25,7 +25,11 @@ import { actionRequest, type CookieReader } from "./incoming.js"
  * const options: SignInOptions = { redirectTo: "/dashboard", email: "ada@example.com" }
  * ```
  */
-export type SignInOptions = { redirectTo?: string } & Record<string, string | undefined>
+export type SignInOptions = {
+  redirectTo?: string
+  /** Named `redirectTo`, as in Auth.js v5: a `callbackUrl` option is refused with `InvalidOptionError`. */
+  callbackUrl?: never
+} & Record<string, string | undefined>
 
 /**
  * Options of the server-action `signOut`: `redirectTo`, where to land (default: the app's root).
@@ -40,6 +44,8 @@ export type SignInOptions = { redirectTo?: string } & Record<string, string | un
  */
 export interface SignOutOptions {
   redirectTo?: string
+  /** Named `redirectTo`, as in Auth.js v5: a `callbackUrl` option is refused with `InvalidOptionError`. */
+  callbackUrl?: never
 }
 
 /** What the actions read and write: Next's `headers()` and `cookies()`, or anything shaped like them. */
@@ -58,11 +64,12 @@ export function serverActions(auth: Pick<Auth, "handler">, pages: ErrorPages, io
     return result
   }
 
-  function signIn(providerId: string, options: SignInOptions | FormData = {}): Promise<ActionResult> {
+  async function signIn(providerId: string, options: SignInOptions | FormData = {}): Promise<ActionResult> {
     return run(`${pages.basePath}/signin/${encodeURIComponent(providerId)}`, (incoming) => signInFields(options, refererPath(incoming)))
   }
 
-  function signOut(options: SignOutOptions = {}): Promise<ActionResult> {
+  async function signOut(options: SignOutOptions = {}): Promise<ActionResult> {
+    refuseCallbackUrl(options)
     const fields: Record<string, string> = options.redirectTo === undefined ? {} : { callbackUrl: options.redirectTo }
     return run(`${pages.basePath}/signout`, () => fields)
   }

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { createAuth, type Auth, type AuthConfig } from "../../handler/index.js"
+import { createAuth, type AccessTokenApi, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
+import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
 import type { ActionResult } from "../run-action.js"
 import { serverActions, type SignInOptions, type SignOutOptions } from "./actions.js"
@@ -20,7 +21,7 @@ export type { AuthorizedParams, Proxy, ProxyOptions } from "./proxy.js"
 
 /**
  * What {@link Latchkey} returns. Next to `createAuth`'s own members (`handler`, `authFromCookies`,
- * `basePath` and the account API):
+ * `basePath`, the account API, and `getAccessToken` when a `providerTokens` plug-in refreshes):
  *
  * - `handlers`: `{ GET, POST }` for the catch-all route at `app/<basePath>/[...latchkey]/route.ts`.
  * - `auth()`: the session, or null. With no argument it reads the request Next is handling
@@ -111,9 +112,11 @@ function buildingTheApp(): boolean {
  * redirect(result.url ?? "/") // from next/navigation, outside any try/catch
  * ```
  */
-export function Latchkey<J extends JWT = JWT, S extends Session = Session>(config: AuthConfig<J, S>): NextAuthInstance<S> {
-  let made: Auth<S> | undefined
-  const instance = () => (made ??= createAuth<J, S>(config))
+export function Latchkey<J extends JWT = JWT, S extends Session = Session, P extends ProviderTokensEngine | undefined = undefined>(
+  config: AuthConfig<J, S> & { providerTokens?: P },
+): NextAuthInstance<S> & AccessTokenApiOf<P> {
+  let made: (Auth<S> & Partial<AccessTokenApi>) | undefined
+  const instance = () => (made ??= createAuth<J, S, P>(config) as Auth<S> & Partial<AccessTokenApi>)
   if (!buildingTheApp()) instance()
   // Every member is async, so a configuration checked late fails as a rejected promise, like any other failure of the call.
   const handler = async (request: Request) => instance().handler(request)
@@ -125,7 +128,7 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session>(confi
     error: config.pages?.error,
   }
   const actions = serverActions({ handler }, pages, { headers, cookies })
-  return {
+  const members: NextAuthInstance<S> = {
     handler,
     handlers: { GET: handler, POST: handler },
     // The request is read before anything else (see currentRequest).
@@ -134,7 +137,6 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session>(confi
       return instance().auth(read)
     },
     authFromCookies: async (request) => instance().authFromCookies(request),
-    getAccessToken: async (request, providerId) => instance().getAccessToken(request, providerId),
     revokeSession: async (sessionToken) => instance().revokeSession(sessionToken),
     revokeSessions: async (userId) => instance().revokeSessions(userId),
     unlinkAccount: async (userId, account) => instance().unlinkAccount(userId, account),
@@ -146,4 +148,8 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session>(confi
     signOut: actions.signOut,
     proxy: (options = {}) => createProxy(instance, options, config.pages?.signIn),
   }
+  // Decided from the plug-in itself, so it holds while `next build` defers the rest of the config.
+  if (config.providerTokens?.refreshes !== true) return members as NextAuthInstance<S> & AccessTokenApiOf<P>
+  const getAccessToken: AccessTokenApi["getAccessToken"] = async (request, providerId) => instance().getAccessToken!(request, providerId)
+  return { ...members, getAccessToken } as NextAuthInstance<S> & AccessTokenApiOf<P>
 }

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { createAuth, type Auth, type AuthConfig } from "../../handler/index.js"
+import { createAuth, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
+import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
 import { eventActions, type KitActionEvent } from "./actions.js"
 
@@ -53,7 +54,8 @@ export interface KitHandleInput {
 }
 
 /**
- * What {@link Latchkey} returns: `createAuth`'s members, and
+ * What {@link Latchkey} returns: `createAuth`'s members (with `getAccessToken` when a
+ * `providerTokens` plug-in refreshes), and
  *
  * - `handle`: the server hook (`export const handle = ...` in `src/hooks.server.ts`, or one step
  *   of `sequence(...)`).
@@ -103,8 +105,10 @@ export interface SvelteKitAuthInstance<S extends Session = Session> extends Auth
  * export const actions = { default: signOut }
  * ```
  */
-export function Latchkey<J extends JWT = JWT, S extends Session = Session>(config: AuthConfig<J, S>): SvelteKitAuthInstance<S> {
-  const instance = createAuth<J, S>(config)
+export function Latchkey<J extends JWT = JWT, S extends Session = Session, P extends ProviderTokensEngine | undefined = undefined>(
+  config: AuthConfig<J, S> & { providerTokens?: P },
+): SvelteKitAuthInstance<S> & AccessTokenApiOf<P> {
+  const instance = createAuth<J, S, P>(config)
   const { handler, basePath, auth } = instance
   const actions = eventActions(instance, { basePath, signIn: config.pages?.signIn, error: config.pages?.error })
 
@@ -117,5 +121,5 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session>(confi
     return resolve(event as never)
   }
 
-  return { ...instance, handle, signIn: actions.signIn, signOut: actions.signOut }
+  return { ...instance, handle, signIn: actions.signIn, signOut: actions.signOut } as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
 }
