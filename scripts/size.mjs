@@ -42,7 +42,7 @@ const ENTRIES = [
   { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
   // (an optional peer), so it stays out of the measure. 3.2 and 3.7 KB when first measured.
-  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.7 * KB }, // 3.6 KB after round three: a 404 from the session route is reported, and a page that lands with a new user tells the other tabs
+  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.8 * KB }, // 3.7 KB after round three and redirectTo (was 3.1): a 404 from the session route is reported, and a page that lands with a new user tells the other tabs
   { name: "latchkey/react (react excluded)", code: `export * from "latchkey/react"`, budget: 4.2 * KB, external: ["react"] },
   // Passkeys, apart from the root so other apps bundle none of it: latchkey's 5.1 KB (4.2 KB of it the
   // served browser script) and @simplewebauthn/server's 86.6 KB, most of that @peculiar/x509 and the
