@@ -4,9 +4,8 @@
 // provider-token options createAuth once had do not compile either. This file is type-checked by
 // `tsc -p tsconfig.json`, and its first test compiles it again with the TypeScript API so that
 // `vitest run` alone also catches a regression.
-import { fileURLToPath } from "node:url"
-import ts from "typescript"
 import { describe, expect, expectTypeOf, it } from "vitest"
+import { strictDiagnostics } from "./strict.js"
 import { createAuth, type AccessTokenApi, type Auth, type AuthConfig } from "../../src/handler/index.js"
 import { Latchkey as NextLatchkey } from "../../src/integrations/next/index.js"
 import { Latchkey as KitLatchkey } from "../../src/integrations/sveltekit/index.js"
@@ -18,21 +17,7 @@ const request = new Request("http://localhost/dashboard")
 
 describe("getAccessToken follows the providerTokens plug-in", () => {
   it("this file compiles under strict TypeScript", () => {
-    const file = fileURLToPath(import.meta.url)
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-      types: ["node"],
-      paths: { "#crypto-backend": [fileURLToPath(new URL("../../src/jwt/backend/node.ts", import.meta.url))] },
-    }
-    const program = ts.createProgram([file], options)
-    const messages = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
-    expect(messages).toEqual([])
+    expect(strictDiagnostics(import.meta.url)).toEqual([])
   }, 60_000)
 
   it("without the plug-in there is no getAccessToken, in the types and at run time", () => {

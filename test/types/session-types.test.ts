@@ -2,9 +2,8 @@
 // `InferSession`, latchkey/client and latchkey/react with no `declare module`. This file is
 // type-checked by `tsc -p tsconfig.json` (strict, in CI's typecheck step), and its first test
 // compiles it again with the TypeScript API so that `vitest run` alone also catches a regression.
-import { fileURLToPath } from "node:url"
-import ts from "typescript"
 import { describe, expect, expectTypeOf, it } from "vitest"
+import { strictDiagnostics } from "./strict.js"
 import { createAuthClient } from "../../src/client/client.js"
 import { getSession } from "../../src/client/default-client.js"
 import type { AuthClient, SessionState } from "../../src/client/types.js"
@@ -34,21 +33,7 @@ type AppSession = InferSession<typeof typed>
 
 describe("session types follow the config", () => {
   it("this file compiles under strict TypeScript", () => {
-    const file = fileURLToPath(import.meta.url)
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-      types: ["node"],
-      paths: { "#crypto-backend": [fileURLToPath(new URL("../../src/jwt/backend/node.ts", import.meta.url))] },
-    }
-    const program = ts.createProgram([file], options)
-    const messages = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
-    expect(messages).toEqual([])
+    expect(strictDiagnostics(import.meta.url)).toEqual([])
   }, 60_000)
 
   it("auth() returns what the session callback returns", async () => {
