@@ -4,7 +4,7 @@
  * `latchkey/jwt`'s `setCookieHeaders`.
  */
 import { InvalidOptionError, type CheckName } from "../errors.js"
-import { readTokenCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
+import { readTokenCookie, requestCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
 
 /**
  * The cookies the handler writes, as Auth.js names them in its `cookies` option.
@@ -147,4 +147,4 @@ export function clearTokenCookie(context: CookieContext & { request: Request }):
   return setCookieHeaders({ name, value: null, options, request: context.request })
 }
 
-export { requestCookies, setCookieHeaders }
+export { requestCookie, requestCookies, setCookieHeaders }

@@ -97,6 +97,19 @@ export function requestCookies(req: RequestLike): Record<string, string | undefi
   return parseCookieHeader(headerReader(req)("cookie", "; "))
 }
 
+/**
+ * One cookie of a request: exactly `requestCookies(req)[name]`, without parsing the whole header
+ * when `name` occurs once, as the pair's own name (see {@link loneTokenCookie}). Every session read
+ * asks for the CSRF cookie next to a header that holds the session's kilobyte of JWE.
+ */
+export function requestCookie(req: RequestLike, name: string): string | undefined {
+  const header = headerReader(req)("cookie", "; ")
+  if (!header) return undefined
+  const at = header.indexOf(name)
+  if (at === -1) return undefined
+  return loneTokenCookie(header, name, at) ?? parseCookieHeader(header)[name]
+}
+
 function chunkIndex(cookieName: string, name: string): number | undefined {
   if (!cookieName.startsWith(name) || cookieName.charCodeAt(name.length) !== 46 /* . */) return undefined
   const suffix = cookieName.slice(name.length + 1)

@@ -4,7 +4,7 @@
 // chunk sets the security suite attacks with.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { loneTokenCookie, parseCookieHeader, readChunkedCookie, readTokenCookie } from "../../src/jwt/cookies.js"
+import { loneTokenCookie, parseCookieHeader, readChunkedCookie, readTokenCookie, requestCookie, requestCookies } from "../../src/jwt/cookies.js"
 import { PLAIN, SECURE } from "./support.js"
 
 type Outcome = { token: string | undefined } | { error: string }
@@ -99,6 +99,27 @@ describe("readTokenCookie", () => {
       { numRuns: 5000 }
     )
     expect(answered).toBeGreaterThan(100)
+  })
+
+  // requestCookie reads the CSRF cookie on every session read (the browser binding) and must be
+  // exactly the parsed header's entry, for the same browser-like headers, look-alikes and doubles included.
+  it("requestCookie answers exactly requestCookies(…)[name]", () => {
+    const CSRF = "__Host-authjs.csrf-token"
+    const names = [CSRF, CSRF, `${CSRF}.0`, `x${CSRF}`, `${CSRF}x`, PLAIN, SECURE, "theme"]
+    const value = fc.array(fc.constantFrom("abc|0f", "eyJ.x_-", "%41", "%zz", " ", '"', "=", CSRF, ` ${CSRF}=v`, `;${CSRF}=v`, "é", ""), { maxLength: 4 }).map((pieces) => pieces.join(""))
+    const pair = fc.tuple(fc.constantFrom(...names), fc.constantFrom("=", "=", " =", ""), value).map(([name, equals, text]) => `${name}${equals}${text}`)
+    const header = fc.tuple(fc.array(pair, { minLength: 1, maxLength: 5 }), fc.constantFrom("; ", ";", " ; ")).map(([pairs, separator]) => pairs.join(separator))
+    let found = 0
+    fc.assert(
+      fc.property(header, (text) => {
+        const request = new Request("https://app.example.com/", { headers: { cookie: text } })
+        const one = requestCookie(request, CSRF)
+        expect(one).toBe(requestCookies(request)[CSRF])
+        if (one !== undefined) found++
+      }),
+      { numRuns: 3000 }
+    )
+    expect(found).toBeGreaterThan(100)
   })
 
   it("reads names that are not cookie tokens the general way", () => {
