@@ -6,7 +6,7 @@
  * also makes its token the one value that identifies this browser to the app (see `session.ts`).
  */
 import { encodeBase64url } from "../lib/base64url.js"
-import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
+import { cookieName, cookieSpec, requestCookie, requestCookies, setCookieHeaders } from "./cookies.js"
 import type { RequestContext } from "./config.js"
 import { constantTimeEqual, sha256, sha256Hex } from "./digest.js"
 
@@ -39,14 +39,20 @@ const bindings = new Map<string, { secret: readonly string[]; binding: string | 
  * is remembered, for the secret list it was checked with, in a bounded map: a browser sends the
  * same cookie on each request.
  */
-export async function browserBinding(context: CsrfContext): Promise<string | undefined> {
-  const value = requestCookies(context.request)[cookieSpec(context, "csrfToken").name]
+export function browserBinding(context: CsrfContext): string | undefined | Promise<string | undefined> {
+  const value = requestCookie(context.request, cookieName(context, "csrfToken"))
   if (!value) return undefined
   const known = bindings.get(value)
+  // A remembered answer comes back without a promise: every session read passes here.
   if (known?.secret === context.secret) return known.binding ?? undefined
+  return rememberBinding(context, value, known !== undefined)
+}
+
+/** Checks a CSRF cookie not remembered for this secret list, and remembers its binding (null: none). */
+async function rememberBinding(context: CsrfContext, value: string, replacing: boolean): Promise<string | undefined> {
   const token = await cookieToken(context)
   const binding = token === undefined ? null : await sha256(token)
-  if (!known && bindings.size >= MAX_REMEMBERED_BINDINGS) bindings.delete(bindings.keys().next().value!)
+  if (!replacing && bindings.size >= MAX_REMEMBERED_BINDINGS) bindings.delete(bindings.keys().next().value!)
   bindings.set(value, { secret: context.secret, binding })
   return binding ?? undefined
 }

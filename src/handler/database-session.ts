@@ -73,7 +73,8 @@ export async function createDatabaseSession(context: RequestContext, user: Adapt
 export async function isThisBrowsersToken(context: BindingContext, sessionToken: string): Promise<boolean> {
   const dot = sessionToken.indexOf(".")
   if (dot === -1) return true
-  const binding = await browserBinding(context)
+  const found = browserBinding(context)
+  const binding = found instanceof Promise ? await found : found
   return binding !== undefined && constantTimeEqual(sessionToken.slice(dot + 1), binding)
 }
 

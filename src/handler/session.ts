@@ -84,11 +84,16 @@ export async function bindToBrowser(context: RequestContext): Promise<{ browser:
  * Auth.js session from before the move, or a custom `jwt.encode`): that cannot be known, and it is
  * trusted as Auth.js would trust it. Every session read asks this (see {@link readClaims}).
  */
-export async function isThisBrowsers(context: BindingContext, claims: JWT): Promise<boolean> {
+export function isThisBrowsers(context: BindingContext, claims: JWT): boolean | Promise<boolean> {
   const bound = claims[BROWSER_CLAIM]
   if (bound === undefined) return true
-  const binding = await browserBinding(context)
-  return typeof bound === "string" && binding !== undefined && constantTimeEqual(bound, binding)
+  if (typeof bound !== "string") return false
+  const binding = browserBinding(context)
+  return binding instanceof Promise ? binding.then((known) => sameBinding(bound, known)) : sameBinding(bound, binding)
+}
+
+function sameBinding(bound: string, binding: string | undefined): boolean {
+  return binding !== undefined && constantTimeEqual(bound, binding)
 }
 
 /** Set-Cookie values that remove every chunk of the session cookie, and the provider token cookie with it. */
@@ -107,7 +112,10 @@ export type BindingContext = Parameters<typeof browserBinding>[0]
  */
 export async function readClaims(context: RequestContext): Promise<JWT | null> {
   const claims = await decodeSessionCookie(context)
-  if (!claims || !context.sessionsBoundToBrowser || (await isThisBrowsers(context, claims))) return claims
+  if (!claims || !context.sessionsBoundToBrowser) return claims
+  // Answered without a promise when the browser's binding is remembered: no extra turn on the hot path.
+  const here = isThisBrowsers(context, claims)
+  if (here === true || (here !== false && (await here))) return claims
   context.logger.debug("session token ignored: bound to another browser", { code: "ERR_SESSION_NOT_BOUND" })
   return null
 }
