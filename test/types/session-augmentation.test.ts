@@ -5,21 +5,15 @@
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
+import { STRICT_OPTIONS } from "./strict.js"
 
 const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url))
 const APP_FILE = fileURLToPath(new URL("./__augmented_app__.ts", import.meta.url))
 
 const options: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-  types: ["node"],
+  ...STRICT_OPTIONS,
   paths: {
-    "#crypto-backend": [src("jwt/backend/node.ts")],
+    ...STRICT_OPTIONS.paths,
     latchkey: [src("index.ts")],
     "latchkey/types": [src("types.ts")],
     "latchkey/client": [src("client/index.ts")],
