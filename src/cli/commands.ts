@@ -7,6 +7,7 @@ import { secretsFromEnv, type EnvRecord } from "../env.js"
 import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "../jwt/get-token.js"
+import { doctorCommand, DOCTOR_USAGE } from "./doctor/command.js"
 import { migrateCommand, schemaCommand } from "./schema/command.js"
 import { SCHEMA_USAGE } from "./schema/options.js"
 import type { CliIO } from "./io.js"
@@ -23,7 +24,8 @@ const USAGE = `Usage:
                                     Decode a session token with AUTH_SECRET (and AUTH_SECRET_1..3).
                                     The salt defaults to the cookie name; both
                                     ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.
-${SCHEMA_USAGE}`
+${SCHEMA_USAGE}
+${DOCTOR_USAGE}`
 
 function newSecret(): string {
   return encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
@@ -120,6 +122,8 @@ export async function runCli(args: string[], io: CliIO, parseEnvFile: (text: str
       return schemaCommand(rest, io)
     case "migrate":
       return migrateCommand(rest, io)
+    case "doctor":
+      return doctorCommand(rest, io)
     case "--version":
     case "-v":
       io.out(io.version())

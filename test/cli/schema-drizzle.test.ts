@@ -20,7 +20,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const ALL = { databaseSessions: true, email: true, passkeys: true }
 
 /** The generated file's tables, loaded, in the shape DrizzleAdapter's second argument takes. */
-async function generatedTables(dialect: Dialect): Promise<Record<string, never>> {
+async function generatedTables(dialect: Dialect): Promise<{ usersTable: never; accountsTable: never; sessionsTable: never; verificationTokensTable: never; authenticatorsTable: never }> {
   const file = join(dir, `${dialect}.ts`)
   writeFileSync(file, drizzleSchemaFile(dialect, ALL))
   const module = (await import(pathToFileURL(file).href)) as Record<string, never>
