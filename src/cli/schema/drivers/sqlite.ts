@@ -1,8 +1,7 @@
 /**
  * SQLite through the app's `better-sqlite3`, or Node's own `node:sqlite` where this Node has it
- * (22.5+). SQLite's DDL is transactional, so a plan applies entirely or not at all.
+ * (22.5+) and better-sqlite3 is missing or built for another Node. SQLite's DDL is transactional, so a plan applies entirely or not at all.
  */
-import { MissingDependencyError } from "../../../errors.js"
 import { defaultExport, loadDriver, type PackageLoader, type SchemaDatabase } from "./database.js"
 
 /** What both drivers offer: statements without results, and rows of a query. */
@@ -12,13 +11,16 @@ interface SqliteHandle {
   close(): void
 }
 
-/** `better-sqlite3` when installed, else `node:sqlite`; the install line names better-sqlite3. */
+/**
+ * `better-sqlite3` when it loads, else `node:sqlite`: a better-sqlite3 built for another Node's ABI
+ * (ERR_DLOPEN_FAILED) falls back too. When neither works, the better-sqlite3 failure is the one
+ * reported, as it carries the install line.
+ */
 async function openHandle(path: string, load: PackageLoader): Promise<SqliteHandle> {
   try {
     const Database = defaultExport<new (path: string) => SqliteHandle>(await loadDriver(load, "better-sqlite3", "latchkey schema --apply on SQLite"))
     return new Database(path)
   } catch (failure) {
-    if (!(failure instanceof MissingDependencyError)) throw failure
     try {
       const { DatabaseSync } = (await load("node:sqlite")) as { DatabaseSync: new (path: string) => SqliteHandle }
       return new DatabaseSync(path)
