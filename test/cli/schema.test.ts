@@ -61,6 +61,9 @@ describe("latchkey schema: the app's configuration", () => {
     expect(Object.keys(made)).not.toContain(Symbol.for("latchkey.config").toString())
     expect(Object.getOwnPropertySymbols({ ...made })).toEqual([])
     expect(JSON.stringify(made)).not.toMatch(/providers/)
+    // It holds the secret: printing what an app exports must not show it.
+    const { inspect } = await import("node:util")
+    expect(inspect(made, { depth: 5 }) + inspect(made.handler) + inspect(made.auth)).not.toContain("a-long-enough-secret")
     const app = host()
     app.write("auth.mjs", "export const ignored = 1")
     await expect(loadAppConfig(app.io)).rejects.toMatchObject({ code: "ERR_CLI_CONFIG_LOAD", message: expect.stringMatching(/exports no latchkey configuration/) })
