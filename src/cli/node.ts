@@ -40,3 +40,7 @@ const io: CliIO = {
 }
 
 process.exitCode = await runCli(process.argv.slice(2), io, (text) => parseEnv(text) as Record<string, string>)
+// `schema` and `doctor` import the app's auth module, whose clients (a Redis connection, a pool)
+// may hold the process open; once the output has had time to flush, leave anyway. Unref'd, the
+// timer itself never keeps a finished process waiting.
+setTimeout(() => process.exit(), 1_000).unref()

@@ -3,7 +3,8 @@
  * is a list of columns of a logical kind (an id, a short indexed string, a long text, a date...),
  * and each feature names the tables it needs. Dialects and adapter flavours turn this model into
  * SQL, Prisma or Drizzle text elsewhere, so a later feature (password hashes, two-factor) adds its
- * table or its columns here, in one place, and every output follows.
+ * flag to {@link SchemaFeatures} and its table or its columns here, in one place, and every output
+ * (the three SQL dialects, Prisma, Drizzle, `--apply`'s diff and `doctor`'s table check) follows.
  */
 
 /** What a column holds; a flavour maps each kind to a type per dialect. */
@@ -117,7 +118,17 @@ const TABLES_BY_FEATURE: ReadonlyArray<{ table: TableModel; needed(features: Sch
   { table: AUTHENTICATOR, needed: (features) => features.passkeys },
 ]
 
-/** The tables an app with `features` stores, users first. */
+/**
+ * Columns a feature adds to a table another feature owns (a two-factor flag on users, say), each
+ * appended to its table when the feature is on. Empty today; `--apply` adds such a column to a
+ * table that already exists.
+ */
+const COLUMNS_BY_FEATURE: ReadonlyArray<{ table: TableId; column: ColumnModel; needed(features: SchemaFeatures): boolean }> = []
+
+/** The tables an app with `features` stores, users first, each with the columns its features add. */
 export function tablesFor(features: SchemaFeatures): TableModel[] {
-  return TABLES_BY_FEATURE.filter((entry) => entry.needed(features)).map((entry) => entry.table)
+  return TABLES_BY_FEATURE.filter((entry) => entry.needed(features)).map(({ table }) => {
+    const added = COLUMNS_BY_FEATURE.filter((entry) => entry.table === table.id && entry.needed(features)).map((entry) => entry.column)
+    return added.length === 0 ? table : { ...table, columns: [...table.columns, ...added] }
+  })
 }
