@@ -1,6 +1,6 @@
 // docs/cli.md's commands, run as written: every `npx latchkey` line of the schema and doctor
 // sections runs in an app directory (a config with database sessions, an email provider and
-// GitHub; $DATABASE_URL is a SQLite file there), and the sample doctor output is what doctor prints.
+// GitHub; $DATABASE_URL is a SQLite file there, by absolute path), and the sample doctor output is what doctor prints.
 import { afterAll, expect, it } from "vitest"
 import { runCli } from "../../src/cli/commands.js"
 import { parseEnvText } from "../../src/cli/env-files.js"
@@ -24,7 +24,7 @@ function app() {
 const commands = snippetsOf("cli.md")
   .filter((snippet) => snippet.lang === "sh")
   .flatMap((snippet) => snippet.code.split("\n").filter((line) => line.startsWith("npx latchkey ")))
-  .map((line) => line.slice("npx latchkey ".length).replace(/"\$DATABASE_URL"/g, "sqlite:./app.db").split(/\s+/))
+  .map((line) => line.slice("npx latchkey ".length).split(/\s+/))
 
 it("the page's commands are there", () => {
   expect(commands.length).toBeGreaterThanOrEqual(10)
@@ -32,8 +32,9 @@ it("the page's commands are there", () => {
 
 it.each(commands.map((args) => [args.join(" "), args]))("latchkey %s runs as documented", async (_, args) => {
   const host = app()
-  // src/auth.mjs is one of the places the CLI looks, so no --config is needed.
-  const code = await runCli(args, host.io, parseEnvText)
+  // src/auth.mjs is one of the places the CLI looks, so no --config is needed. The database is a
+  // SQLite file in the app's directory, by absolute path: the driver opens paths from the process's directory.
+  const code = await runCli(args.map((arg) => (arg === '"$DATABASE_URL"' ? `sqlite:${host.dir}/app.db` : arg)), host.io, parseEnvText)
   const text = [...host.out, ...host.err].join("\n")
   expect(text).not.toMatch(/Usage:/)
   if (args[0] === "doctor") expect(text).toMatch(/No problems found\.|problems? found\./)
