@@ -136,3 +136,27 @@ describe("latchkey schema: outputs", () => {
     }
   })
 })
+
+describe("latchkey schema: the configured adapter", () => {
+  it("recognises @auth/pg-adapter, Kysely's and Drizzle's adapters and writes their tables", async () => {
+    for (const [module, pattern] of [
+      ['import PostgresAdapter from "@auth/pg-adapter"\nexport default { providers: [], adapter: PostgresAdapter({}) }', /@auth\/pg-adapter[\s\S]*CREATE TABLE "users"/],
+      ['import { KyselyAdapter } from "@auth/kysely-adapter"\nimport { Kysely, PostgresDialect } from "kysely"\nexport default { providers: [], adapter: KyselyAdapter(new Kysely({ dialect: new PostgresDialect({ pool: {} }) })) }', /@auth\/kysely-adapter[\s\S]*CREATE TABLE "User"/],
+      ['import { DrizzleAdapter } from "@auth/drizzle-adapter"\nimport { drizzle } from "drizzle-orm/pglite"\nexport default { providers: [], adapter: DrizzleAdapter(drizzle.mock()) }', /@auth\/drizzle-adapter[\s\S]*CREATE TABLE "user"/],
+    ] as const) {
+      // Inside the worktree, so the module's package imports resolve.
+      const app = host()
+      const file = new URL(`./generated-${crypto.randomUUID()}.mjs`, import.meta.url).pathname
+      const { writeFileSync, rmSync } = await import("node:fs")
+      writeFileSync(file, module)
+      onTestFinished(() => rmSync(file))
+      const { existsSync, readFileSync } = await import("node:fs")
+      app.io.readFile = (name) => (existsSync(name) ? readFileSync(name, "utf8") : undefined)
+      app.io.importModule = (name) => import(name)
+      const code = await run(app, "schema", "--config", file)
+      expect([...app.err].join("\n")).not.toMatch(/ERR_/)
+      expect(code).toBe(0)
+      expect([...app.err, ...app.out].join("\n")).toMatch(pattern)
+    }
+  })
+})

@@ -7,6 +7,7 @@ import { LatchkeyError } from "../../errors.js"
 import { openDatabase } from "../schema/drivers/open.js"
 import type { PackageLoader } from "../schema/drivers/database.js"
 import { featuresOfConfig, NO_FEATURES } from "../schema/features.js"
+import { guessFlavour } from "../schema/flavour-guess.js"
 import { isFlavourId, type FlavourId } from "../schema/flavours.js"
 import { physicalSchema } from "../schema/physical.js"
 import { isEmptyPlan, planChanges } from "../schema/plan.js"
@@ -20,7 +21,7 @@ export async function checkTables(context: DoctorContext, report: DoctorReport, 
     if (context.config?.adapter !== undefined) report.note("The config has an adapter; pass --database-url (or set DATABASE_URL) to check its tables.")
     return
   }
-  const adapter = context.options.adapter ?? "drizzle"
+  const adapter = context.options.adapter ?? guessFlavour(context.config?.adapter) ?? "drizzle"
   if (!isFlavourId(adapter)) return report.problem(`--adapter ${adapter} is not one latchkey knows.`, "use --adapter drizzle, kysely or pg.")
   const features = context.config ? featuresOfConfig(context.config) : NO_FEATURES
   let existing: Map<string, Set<string>>

@@ -8,6 +8,7 @@ import { loadAppConfig } from "../app-config.js"
 import type { CliIO } from "../io.js"
 import { featuresOfConfig, NO_FEATURES, withFeatures } from "./features.js"
 import { checkAdapterFits } from "./fits.js"
+import { guessFlavour } from "./flavour-guess.js"
 import { FLAVOURS, type Dialect } from "./flavours.js"
 import { drizzleSchemaFile } from "./drizzle.js"
 import type { SchemaFeatures } from "./model.js"
@@ -64,6 +65,12 @@ async function schemaFeatures(io: CliIO, options: SchemaOptions): Promise<Schema
   const used = [features.databaseSessions && "database sessions", features.email && "an email provider", features.passkeys && "passkeys"].filter(Boolean)
   io.err(`Read ${path}: ${used.length > 0 ? used.join(", ") : "users and accounts only (JWT sessions, no email provider, no passkeys)"}.`)
   if (config.adapter === undefined) io.err("Note: this configuration has no adapter yet; pass one to createAuth so these tables are used.")
+  const guessed = options.adapterGiven ? undefined : guessFlavour(config.adapter)
+  if (guessed !== undefined) {
+    // The tables must be the ones the configured adapter reads: its flavour replaces the default.
+    options.adapter = guessed
+    io.err(`The configured adapter looks like ${FLAVOURS[guessed].adapterPackage}; writing its tables (--adapter chooses another).`)
+  }
   return options.with !== undefined ? withFeatures(features, options.with) : features
 }
 

@@ -11,6 +11,8 @@ export type SchemaFormat = "sql" | "prisma" | "drizzle"
 export interface SchemaOptions {
   config?: string
   adapter: FlavourId
+  /** Whether `--adapter` was given; if not, the configured adapter object may decide. */
+  adapterGiven: boolean
   dialect?: Dialect
   with?: string
   format: SchemaFormat
@@ -23,7 +25,7 @@ const VALUE_FLAGS = new Set(["--config", "--adapter", "--dialect", "--with", "--
 
 /** The options of `args`, or the usage error to print. */
 export function parseSchemaArgs(args: string[]): SchemaOptions | { error: string } {
-  const options: SchemaOptions = { adapter: "drizzle", format: "sql", yes: false }
+  const options: SchemaOptions = { adapter: "drizzle", adapterGiven: false, format: "sql", yes: false }
   for (let index = 0; index < args.length; index++) {
     const flag = args[index]!
     if (flag === "--yes" || flag === "-y") {
@@ -44,6 +46,7 @@ function setOption(options: SchemaOptions, flag: string, value: string): string 
     case "--adapter":
       if (!isFlavourId(value)) return `--adapter ${value}: use drizzle, kysely or pg`
       options.adapter = value
+      options.adapterGiven = true
       return undefined
     case "--dialect":
       if (!isDialect(value)) return `--dialect ${value}: use postgres, mysql or sqlite`
@@ -64,7 +67,8 @@ export const SCHEMA_USAGE = `  latchkey schema [--config FILE] [--adapter drizzl
                   [--with database-sessions,email,passkeys] [--format sql|prisma|drizzle] [--out DIR]
                                     Print the tables the app's configuration needs (found at auth.ts,
                                     src/auth.ts, lib/auth.ts ... or --config), for the @auth adapter
-                                    named (default drizzle). --out writes every dialect and the Prisma
+                                    named (default: the configured one when
+                                    recognised, else drizzle). --out writes every dialect and the Prisma
                                     and Drizzle schema files into DIR. --with names what is used when
                                     no configuration is read.
   latchkey schema --apply DATABASE_URL [--yes]   (or: latchkey migrate DATABASE_URL [--yes])
