@@ -34,7 +34,8 @@ export function checkSecret(context: DoctorContext, report: DoctorReport): void 
   else if (Array.isArray(configured)) configured.forEach((value, index) => secrets.push([`the config's secret[${index}]`, String(value)]))
   for (const name of ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3", "NEXTAUTH_SECRET"]) {
     const value = context.env[name]
-    if (value !== undefined && value !== "") secrets.push([`${name} (from ${context.sources[name]})`, value])
+    // A config that passes process.env.AUTH_SECRET along is the same secret: checked once.
+    if (value !== undefined && value !== "" && !secrets.some(([, seen]) => seen === value)) secrets.push([`${name} (from ${context.sources[name]})`, value])
   }
   if (secrets.length === 0) return report.problem("No secret: AUTH_SECRET is not set in the environment, .env or .env.local.", FIX)
   for (const [label, value] of secrets) {

@@ -13,8 +13,14 @@ const WITH_NAMES: Record<string, keyof SchemaFeatures> = { "database-sessions": 
 
 /** The `type` of a configured provider, calling an uncalled factory (`GitHub` rather than `GitHub()`). */
 function providerType(provider: unknown): unknown {
-  const config = typeof provider === "function" ? (provider as (options: object) => unknown)({}) : provider
-  return typeof config === "object" && config !== null ? (config as { type?: unknown }).type : undefined
+  let config = provider
+  try {
+    if (typeof provider === "function") config = (provider as (options: object) => unknown)({})
+  } catch {
+    // A factory that needs its options (a mail server) cannot be read without them; it counts as unknown.
+    return undefined
+  }
+  return typeof config === "object" && config !== null && "type" in config ? config.type : undefined
 }
 
 /** The features of a loaded configuration. */
