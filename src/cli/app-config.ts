@@ -67,7 +67,9 @@ async function importConfigModule(importModule: (name: string) => Promise<unknow
     const code = (failure as { code?: unknown } | null)?.code
     if (/\.(c|m)?tsx?$/.test(path) && code === "ERR_UNKNOWN_FILE_EXTENSION") throw typeScriptError(path, failure)
     const detail = failure instanceof Error ? `${typeof code === "string" ? `${code}: ` : ""}${failure.message}` : String(failure)
-    throw new ConfigLoadError(`${path} failed to load: ${detail}`, { cause: failure })
+    // Bundlers resolve `./db` and `@/lib/db`; Node does not, and the CLI imports with Node.
+    const hint = code === "ERR_MODULE_NOT_FOUND" ? " The CLI imports the file with Node: its imports need file extensions and no path aliases; or pass --with instead." : ""
+    throw new ConfigLoadError(`${path} failed to load: ${detail}${hint}`, { cause: failure })
   }
 }
 

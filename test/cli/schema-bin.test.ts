@@ -68,3 +68,20 @@ it.skipIf(!built || stripsTypes)("a TypeScript config on a Node that cannot stri
     tsApp.remove()
   }
 })
+
+// Vite resolves `./db` without its extension, so only the real bin shows what Node does.
+it.skipIf(!built)("a config whose imports only a bundler resolves is named with the fix", async () => {
+  const bundled = directoryHost()
+  try {
+    bundled.write("auth.mjs", 'import { db } from "./db"\nexport default { providers: [], adapter: db }')
+    bundled.write("db.mjs", "export const db = {}")
+    const { code, stderr } = await promisify(execFile)(process.execPath, [BIN, "schema"], { cwd: bundled.dir }).then(
+      (done) => ({ code: 0, ...done }),
+      (failure: { code: number; stderr: string }) => failure,
+    )
+    expect(stderr).toMatch(/ERR_CLI_CONFIG_LOAD: auth\.mjs failed to load: ERR_MODULE_NOT_FOUND: .*its imports need file extensions and no path aliases; or pass --with instead/)
+    expect(code).toBe(1)
+  } finally {
+    bundled.remove()
+  }
+})
