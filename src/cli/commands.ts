@@ -7,18 +7,12 @@ import { secretsFromEnv, type EnvRecord } from "../env.js"
 import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "../jwt/get-token.js"
+import { doctorCommand, DOCTOR_USAGE } from "./doctor/command.js"
+import { migrateCommand, schemaCommand } from "./schema/command.js"
+import { SCHEMA_USAGE } from "./schema/options.js"
+import type { CliIO } from "./io.js"
 
-/** The effects the commands need. */
-export interface CliIO {
-  env: EnvRecord
-  out(line: string): void
-  err(line: string): void
-  /** The contents of a file in the working directory, or `undefined` when it does not exist. */
-  readFile(name: string): string | undefined
-  writeFile(name: string, contents: string): void
-  /** The installed package's version. */
-  version(): string
-}
+export type { CliIO } from "./io.js"
 
 const ENV_FILE = ".env.local"
 
@@ -29,7 +23,9 @@ const USAGE = `Usage:
   latchkey decode <token> [--salt S]
                                     Decode a session token with AUTH_SECRET (and AUTH_SECRET_1..3).
                                     The salt defaults to the cookie name; both
-                                    ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.`
+                                    ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.
+${SCHEMA_USAGE}
+${DOCTOR_USAGE}`
 
 function newSecret(): string {
   return encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
@@ -122,6 +118,12 @@ export async function runCli(args: string[], io: CliIO, parseEnvFile: (text: str
       return secretCommand(rest, io)
     case "decode":
       return decodeCommand(rest, io, parseEnvFile)
+    case "schema":
+      return schemaCommand(rest, io)
+    case "migrate":
+      return migrateCommand(rest, io)
+    case "doctor":
+      return doctorCommand(rest, io)
     case "--version":
     case "-v":
       io.out(io.version())

@@ -19,6 +19,7 @@ import { callbackRoute } from "./callback.js"
 import { confirmedUser } from "./confirmed-session.js"
 import { sessionFromCookies, type CookieSession } from "./cookie-session.js"
 import { settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
+import { brandWithConfig } from "./config-brand.js"
 import { errorUrl } from "./complete-sign-in.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
 import { clearDatabaseSessionCookies, currentDatabaseSession, freshDatabaseSessionFor, heldSession, readDatabaseSession } from "./database-session.js"
@@ -392,5 +393,8 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   const account = accountApi(settled, startupProviders, confirmedUserId)
   const made: Auth<S> = { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], basePath: settled.basePath, ...account }
   // Only where it works: a plug-in that refreshes (the type says the same, from `P`).
-  return (settled.refresher ? { ...made, getAccessToken } : made) as Auth<S> & AccessTokenApiOf<P>
+  const result = settled.refresher ? { ...made, getAccessToken } : made
+  // Apps export `handler` and `auth` destructured: each carries the config for the CLI to find.
+  brandWithConfig(config, result, handler, auth)
+  return result as Auth<S> & AccessTokenApiOf<P>
 }

@@ -1,0 +1,77 @@
+/**
+ * The model made concrete for one adapter flavour on one database: real table names, SQL types,
+ * surrogate ids with their database-side defaults, keys, foreign keys and indexes. The SQL
+ * renderer, the diff against a live database and `doctor`'s table check all read this one shape,
+ * so what is created, what is compared and what is checked cannot drift apart.
+ */
+import { tablesFor, type SchemaFeatures, type TableModel } from "./model.js"
+import { FLAVOURS, type Dialect, type Flavour, type FlavourId } from "./flavours.js"
+
+/** A column as created. */
+export interface PhysicalColumn {
+  name: string
+  type: string
+  nullable: boolean
+  /** A database-side default expression, for ids the adapter does not supply. */
+  defaultExpression?: string
+}
+
+/** A table as created. */
+export interface PhysicalTable {
+  name: string
+  columns: PhysicalColumn[]
+  primaryKey: string[]
+  /** Column sets that are unique besides the primary key. */
+  uniques: string[][]
+  foreignKeys: Array<{ column: string; table: string; references: string }>
+  /** Columns that get an index of their own (references that do not lead the primary key). */
+  indexes: string[]
+}
+
+/** A whole schema for one flavour on one database. */
+export interface PhysicalSchema {
+  flavour: FlavourId
+  dialect: Dialect
+  tables: PhysicalTable[]
+}
+
+/** How each dialect makes an id the adapter leaves to the database (Kysely's accounts and sessions). */
+const GENERATED_ID: Record<Dialect, string> = {
+  postgres: "gen_random_uuid()",
+  mysql: "(uuid())",
+  sqlite: "(lower(hex(randomblob(16))))",
+}
+
+/** The schema of `features` for `flavour` on `dialect`. */
+export function physicalSchema(flavourId: FlavourId, dialect: Dialect, features: SchemaFeatures): PhysicalSchema {
+  const flavour = FLAVOURS[flavourId]
+  const userTable = flavour.tableName("user")
+  const tables = tablesFor(features).map((table) => physicalTable(table, flavour, dialect, userTable))
+  return { flavour: flavourId, dialect, tables }
+}
+
+function physicalTable(table: TableModel, flavour: Flavour, dialect: Dialect, userTable: string): PhysicalTable {
+  const columns: PhysicalColumn[] = table.columns.map((column) => ({ name: column.name, type: flavour.sqlType(column.kind, dialect), nullable: column.nullable }))
+  const uniques = table.columns.filter((column) => column.unique).map((column) => [column.name])
+  let primaryKey = table.primaryKey
+  if (flavour.surrogateIdTables.includes(table.id)) {
+    const idType = flavour.sqlType("userId", dialect)
+    // SERIAL makes its own values; a uuid column needs a default, as the adapter inserts none.
+    const defaultExpression = idType === "serial" ? undefined : GENERATED_ID[dialect]
+    columns.unshift({ name: "id", type: idType, nullable: false, ...(defaultExpression ? { defaultExpression } : {}) })
+    uniques.push(table.primaryKey)
+    primaryKey = ["id"]
+  } else if (table.id === "user" && flavour.id === "kysely") {
+    // Kysely's createUser supplies the id; a default keeps rows written by hand or by other tools valid.
+    columns[0] = { ...columns[0]!, defaultExpression: GENERATED_ID[dialect] }
+  }
+  const references = table.columns.filter((column) => column.kind === "userRef").map((column) => column.name)
+  return {
+    name: flavour.tableName(table.id),
+    columns,
+    primaryKey,
+    uniques,
+    foreignKeys: references.map((column) => ({ column, table: userTable, references: "id" })),
+    indexes: references.filter((column) => primaryKey[0] !== column),
+  }
+}
