@@ -8,7 +8,15 @@
 import { InvalidOptionError } from "../errors.js"
 import type { BreachedPasswordCheck } from "./policy.js"
 
-/** Options of {@link haveIBeenPwned}. */
+/**
+ * Options of {@link haveIBeenPwned}. Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import type { PwnedPasswordsOptions } from "latchkey/passwords"
+ * const mirror: PwnedPasswordsOptions = { endpoint: "https://pwned.internal.example/range/", minCount: 3, timeout: 1500 }
+ * ```
+ */
 export interface PwnedPasswordsOptions {
   /** The range endpoint, to which the 5-digit prefix is appended. Default `https://api.pwnedpasswords.com/range/`. */
   endpoint?: string

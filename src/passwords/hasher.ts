@@ -13,7 +13,16 @@ import { checkStoredCost, differsFromTarget, HASH_BYTES, SALT_BYTES, settleHashi
 import { formatHash, isLatchkeyHash, parseHash, type ParsedHash } from "./phc.js"
 import { checkNewPassword, normalizePassword, settlePolicy, type PasswordPolicy, type PasswordPolicyOptions } from "./policy.js"
 
-/** Everything an app may set about passwords; every field has a default. */
+/**
+ * Everything an app may set about passwords; every field has a default. Exported from
+ * `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordOptions } from "latchkey/passwords"
+ * const options: PasswordOptions = { algorithm: "pbkdf2-sha256", policy: { minLength: 12, maxLength: 256 } }
+ * ```
+ */
 export interface PasswordOptions extends HashingOptions {
   /** The password rules: lengths and the breached-password check. */
   policy?: PasswordPolicyOptions
@@ -21,7 +30,17 @@ export interface PasswordOptions extends HashingOptions {
   legacy?: readonly LegacyVerifier[]
 }
 
-/** What a verify found: whether the password matches, and whether to store a fresh hash of it now. */
+/**
+ * What a verify found: whether the password matches, and whether to store a fresh hash of it now.
+ * Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import { hashPassword, verifyPassword, type PasswordVerification } from "latchkey/passwords"
+ * const result: PasswordVerification = await verifyPassword(password, stored)
+ * if (result.valid && result.needsRehash) stored = await hashPassword(password)
+ * ```
+ */
 export interface PasswordVerification {
   /** The password matches the stored hash. */
   readonly valid: boolean
@@ -29,7 +48,17 @@ export interface PasswordVerification {
   readonly needsRehash: boolean
 }
 
-/** A password hasher with its settings settled. Made by `createPasswordHasher`. */
+/**
+ * A password hasher with its settings settled. Made by `createPasswordHasher`; exported from
+ * `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import { createPasswordHasher, type PasswordHasher } from "latchkey/passwords"
+ * const passwords: PasswordHasher = createPasswordHasher({ policy: { minLength: 12 } })
+ * const stored = await passwords.hash("a long enough passphrase")
+ * ```
+ */
 export interface PasswordHasher {
   /** Checks a new password against the rules and hashes it. */
   hash(password: string): Promise<string>

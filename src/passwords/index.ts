@@ -16,7 +16,6 @@ export type { PasswordHasher, PasswordOptions, PasswordVerification } from "./ha
 export type { LegacyVerifier } from "./legacy.js"
 export type { HashingOptions, PasswordAlgorithm } from "./parameters.js"
 export type { BreachedPasswordCheck, PasswordPolicy, PasswordPolicyOptions } from "./policy.js"
-export { InvalidPasswordHashError, PasswordKdfUnavailableError, PasswordPolicyError } from "../errors.js"
 
 /**
  * Makes a password hasher with the app's settings, checked once (an invalid option throws
@@ -122,7 +121,8 @@ export function needsRehash(stored: string, options?: PasswordOptions): Promise<
  *
  * @example
  * ```ts
- * import { checkPassword, PasswordPolicyError } from "latchkey/passwords"
+ * import { PasswordPolicyError } from "latchkey"
+ * import { checkPassword } from "latchkey/passwords"
  * try { await checkPassword("short") } catch (error) {
  *   if (error instanceof PasswordPolicyError) console.log(error.reason, error.limit) // "too_short" 15
  * }

@@ -9,7 +9,19 @@ import { InvalidOptionError, InvalidPasswordHashError } from "../errors.js"
 
 /**
  * A verifier for hashes latchkey did not write. It is given the password exactly as the user typed
- * it (not NFKC-normalised: the old hash was made from the raw string).
+ * it (not NFKC-normalised: the old hash was made from the raw string). Exported from
+ * `latchkey/passwords`; docs/passwords.md has the bcryptjs and @node-rs/argon2 recipes.
+ *
+ * @example
+ * ```ts
+ * import bcrypt from "bcryptjs"
+ * import type { LegacyVerifier } from "latchkey/passwords"
+ * const bcryptHashes: LegacyVerifier = {
+ *   id: "bcrypt",
+ *   matches: (stored) => /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/.test(stored),
+ *   verify: (password, stored) => bcrypt.compare(password, stored),
+ * }
+ * ```
  */
 export interface LegacyVerifier {
   /** A short name for messages, such as `"bcrypt"`. */

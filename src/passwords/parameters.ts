@@ -14,7 +14,15 @@
 import { InvalidOptionError, InvalidPasswordHashError } from "../errors.js"
 import type { ParsedHash, Pbkdf2Parameters, ScryptParameters } from "./phc.js"
 
-/** A password hashing function latchkey writes. */
+/**
+ * A password hashing function latchkey writes. Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordAlgorithm } from "latchkey/passwords"
+ * const portable: PasswordAlgorithm = "pbkdf2-sha256" // verifies on every runtime
+ * ```
+ */
 export type PasswordAlgorithm = "scrypt" | "pbkdf2-sha256"
 
 /** latchkey's scrypt default: N=2^16, r=8, p=2 (64 MiB). */
@@ -28,7 +36,15 @@ export const DEFAULT_MAX_MEMORY = 256 * 1024 * 1024
 /** The most PBKDF2 iterations a stored hash may ask of one verify: 10 million (about 4 s of CPU). */
 export const MAX_PBKDF2_ITERATIONS = 10_000_000
 
-/** What an app may set about hashing; every field has a default. */
+/**
+ * What an app may set about hashing; every field has a default. Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import type { HashingOptions } from "latchkey/passwords"
+ * const owaspFirstLine: HashingOptions = { scrypt: { ln: 17, r: 8, p: 1 } } // 128 MiB: Node only
+ * ```
+ */
 export interface HashingOptions {
   /** The function new hashes use. Default: `"scrypt"` where node:crypto exists, else `"pbkdf2-sha256"`. */
   algorithm?: PasswordAlgorithm

@@ -12,10 +12,27 @@ import { InvalidOptionError, PasswordPolicyError } from "../errors.js"
 /**
  * An app's breached-password check: true when the password is known from a breach. See
  * `haveIBeenPwned` for a k-anonymity one; latchkey makes no network call unless the app passes one.
+ * Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import type { BreachedPasswordCheck } from "latchkey/passwords"
+ * const banned = new Set(["correct horse battery staple"])
+ * const isBreached: BreachedPasswordCheck = async (password) => banned.has(password)
+ * ```
  */
 export type BreachedPasswordCheck = (password: string) => Promise<boolean>
 
-/** What an app may set about the password rules. */
+/**
+ * What an app may set about the password rules. Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordPolicyOptions } from "latchkey/passwords"
+ * // A password that is one factor of two may be as short as 8 (NIST SP 800-63B rev. 4).
+ * const withSecondFactor: PasswordPolicyOptions = { minLength: 8 }
+ * ```
+ */
 export interface PasswordPolicyOptions {
   /** The fewest characters (code points) a new password may have. Default 15; 8 is the least allowed. */
   minLength?: number
@@ -25,7 +42,16 @@ export interface PasswordPolicyOptions {
   isBreached?: BreachedPasswordCheck
 }
 
-/** The password rules after defaults and checks. */
+/**
+ * The password rules after defaults and checks, as `PasswordHasher.policy` shows them. Exported from
+ * `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import { createPasswordHasher, type PasswordPolicy } from "latchkey/passwords"
+ * const { minLength, maxLength }: PasswordPolicy = createPasswordHasher().policy // 15, 128
+ * ```
+ */
 export interface PasswordPolicy {
   readonly minLength: number
   readonly maxLength: number
