@@ -6,12 +6,8 @@
  */
 import { PasswordKdfUnavailableError } from "../errors.js"
 import type { PasswordKdf } from "./kdf/types.js"
-import type { PasswordAlgorithm } from "./parameters.js"
-import { scryptMemory } from "./parameters.js"
-import type { ParsedHash } from "./phc.js"
-
-/** What a derivation needs: the function, its parameters and the salt; the hash only for its length. */
-export type DerivationInput = Pick<ParsedHash, "algorithm" | "params" | "salt"> & { readonly length: number }
+import { scryptMemory, type HashingTarget, type PasswordAlgorithm } from "./parameters.js"
+import type { HashRecipe } from "./phc.js"
 
 const SCRYPT_FIX =
   'verify scrypt hashes on a runtime with node:crypto: on Cloudflare Workers add "nodejs_compat" to compatibility_flags; on Vercel use the Node.js runtime for the auth routes; ' +
@@ -23,23 +19,22 @@ const PBKDF2_FIX =
 
 const encoder = new TextEncoder()
 
-/** Derives `input.length` bytes from the (already normalised) password. */
-export async function derive(kdf: PasswordKdf, password: string, input: DerivationInput): Promise<Uint8Array> {
+/** Derives `length` bytes from the (already normalised) password. */
+export async function derive(kdf: PasswordKdf, password: string, recipe: HashRecipe, length: number): Promise<Uint8Array> {
   const bytes = encoder.encode(password)
-  if (input.algorithm === "scrypt") {
+  if (recipe.algorithm === "scrypt") {
     if (kdf.scrypt === undefined) throw new PasswordKdfUnavailableError("scrypt", SCRYPT_FIX)
-    const { ln, r, p } = input.params as { ln: number; r: number; p: number }
+    const { ln, r, p } = recipe.params
     // node:crypto refuses more than maxmem; give it the parameters' own need and a little slack.
-    const maxmem = Math.max(scryptMemory({ ln, r, p }) + 1024 * 1024, 32 * 1024 * 1024)
+    const maxmem = Math.max(scryptMemory(recipe.params) + 1024 * 1024, 32 * 1024 * 1024)
     try {
-      return await kdf.scrypt(bytes, input.salt, { N: 2 ** ln, r, p, maxmem }, input.length)
+      return await kdf.scrypt(bytes, recipe.salt, { N: 2 ** ln, r, p, maxmem }, length)
     } catch (error) {
       throw new PasswordKdfUnavailableError("scrypt", SCRYPT_REFUSED_FIX, { cause: error })
     }
   }
-  const { iterations } = input.params as { iterations: number }
   try {
-    return await kdf.pbkdf2Sha256(bytes, input.salt, iterations, input.length)
+    return await kdf.pbkdf2Sha256(bytes, recipe.salt, recipe.params.iterations, length)
   } catch (error) {
     throw new PasswordKdfUnavailableError("pbkdf2-sha256", PBKDF2_FIX, { cause: error })
   }
@@ -48,6 +43,11 @@ export async function derive(kdf: PasswordKdf, password: string, input: Derivati
 /** The function new hashes use on this backend: the app's choice, else scrypt where it exists. */
 export function algorithmOn(kdf: PasswordKdf, chosen: PasswordAlgorithm | undefined): PasswordAlgorithm {
   return chosen ?? (kdf.scrypt === undefined ? "pbkdf2-sha256" : "scrypt")
+}
+
+/** Today's recipe on this backend, with the given salt. */
+export function currentRecipe(kdf: PasswordKdf, target: HashingTarget, salt: Uint8Array): HashRecipe {
+  return algorithmOn(kdf, target.algorithm) === "scrypt" ? { algorithm: "scrypt", params: target.scrypt, salt } : { algorithm: "pbkdf2-sha256", params: target.pbkdf2, salt }
 }
 
 /**

@@ -6,7 +6,7 @@
  * sign-in and reset answer an unknown address in the same time as a known one.
  */
 import { InvalidPasswordHashError } from "../errors.js"
-import { algorithmOn, derive, equalBytes } from "./derive.js"
+import { algorithmOn, currentRecipe, derive, equalBytes } from "./derive.js"
 import type { PasswordKdf } from "./kdf/types.js"
 import { settleLegacy, verifyLegacy, type LegacyVerifier } from "./legacy.js"
 import { checkStoredCost, differsFromTarget, HASH_BYTES, SALT_BYTES, settleHashing, type HashingOptions, type HashingTarget } from "./parameters.js"
@@ -82,11 +82,8 @@ function randomBytes(length: number): Uint8Array {
 
 /** A hash in today's settings for this backend, with a fresh salt. */
 async function hashWith(kdf: PasswordKdf, target: HashingTarget, normalized: string): Promise<string> {
-  const algorithm = algorithmOn(kdf, target.algorithm)
-  const salt = randomBytes(SALT_BYTES)
-  const input = algorithm === "scrypt" ? { algorithm, params: target.scrypt, salt, length: HASH_BYTES } : { algorithm, params: target.pbkdf2, salt, length: HASH_BYTES }
-  const hash = await derive(kdf, normalized, input)
-  return formatHash({ ...input, hash } as ParsedHash)
+  const recipe = currentRecipe(kdf, target, randomBytes(SALT_BYTES))
+  return formatHash({ ...recipe, hash: await derive(kdf, normalized, recipe, HASH_BYTES) })
 }
 
 /** A stored latchkey hash, parsed and within what a verify may cost. */
@@ -108,7 +105,7 @@ export function passwordHasherOn(loadKdf: () => Promise<PasswordKdf>, options: P
 
   async function verifyParsed(normalized: string, parsed: ParsedHash): Promise<PasswordVerification> {
     const kdf = await loadKdf()
-    const derived = await derive(kdf, normalized, { ...parsed, length: parsed.hash.length })
+    const derived = await derive(kdf, normalized, parsed, parsed.hash.length)
     if (!equalBytes(derived, parsed.hash)) return NOT_VALID
     return { valid: true, needsRehash: differsFromTarget(parsed, target, algorithmOn(kdf, target.algorithm)) }
   }
@@ -132,9 +129,7 @@ export function passwordHasherOn(loadKdf: () => Promise<PasswordKdf>, options: P
       const normalized = normalizePassword(password, policy)
       const kdf = await loadKdf()
       // Random bytes in today's format: one derivation, as for a real user, and no password can match.
-      const algorithm = algorithmOn(kdf, target.algorithm)
-      const params = algorithm === "scrypt" ? target.scrypt : target.pbkdf2
-      await verifyParsed(normalized, { algorithm, params, salt: randomBytes(SALT_BYTES), hash: randomBytes(HASH_BYTES) } as ParsedHash)
+      await verifyParsed(normalized, { ...currentRecipe(kdf, target, randomBytes(SALT_BYTES)), hash: randomBytes(HASH_BYTES) })
       return NOT_VALID
     },
     async needsRehash(stored) {

@@ -28,10 +28,13 @@ export interface Pbkdf2Parameters {
   readonly iterations: number
 }
 
-/** A parsed latchkey hash: the function, its parameters, the salt and the derived bytes. */
-export type ParsedHash =
-  | { readonly algorithm: "scrypt"; readonly params: ScryptParameters; readonly salt: Uint8Array; readonly hash: Uint8Array }
-  | { readonly algorithm: "pbkdf2-sha256"; readonly params: Pbkdf2Parameters; readonly salt: Uint8Array; readonly hash: Uint8Array }
+/** What a derivation needs: the function with its own parameters, and the salt. */
+export type HashRecipe =
+  | { readonly algorithm: "scrypt"; readonly params: ScryptParameters; readonly salt: Uint8Array }
+  | { readonly algorithm: "pbkdf2-sha256"; readonly params: Pbkdf2Parameters; readonly salt: Uint8Array }
+
+/** A parsed latchkey hash: its recipe and the derived bytes. */
+export type ParsedHash = HashRecipe & { readonly hash: Uint8Array }
 
 /** The PHC identifiers latchkey writes. A stored string starting with one of these is latchkey's. */
 export const PHC_IDS = ["scrypt", "pbkdf2-sha256"] as const

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest"
 import { InvalidOptionError, InvalidPasswordHashError, PasswordKdfUnavailableError } from "../../src/errors.js"
 import { equalBytes } from "../../src/passwords/derive.js"
 import { hashPassword, needsRehash, verifyDummyPassword, verifyPassword } from "../../src/passwords/index.js"
-import { parseHash } from "../../src/passwords/phc.js"
+import { formatHash, parseHash } from "../../src/passwords/phc.js"
 import { CHEAP, counting, hasherOn, nodeKdf, rejection, webcryptoKdf } from "./support.js"
 
 const PASSWORD = "correct horse battery staple"
@@ -55,6 +55,25 @@ describe("round trips on both backends", () => {
     expect((await hasherOn(webcryptoKdf, options).verify(PASSWORD, stored)).valid).toBe(true)
     const back = await hasherOn(webcryptoKdf, options).hash(PASSWORD)
     expect((await hasherOn(nodeKdf, options).verify(PASSWORD, back)).valid).toBe(true)
+  })
+})
+
+describe("a tampered hash never verifies", () => {
+  it("flipping any bit of the salt or the hash, or changing a parameter, makes the right password invalid", async () => {
+    const hasher = hasherOn(nodeKdf)
+    const parsed = parseHash(await hasher.hash(PASSWORD))
+    if (parsed.algorithm !== "scrypt") throw new Error("expected scrypt")
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("salt", "hash", "r", "p"), fc.nat(), fc.integer({ min: 0, max: 7 }), async (part, at, bit) => {
+        const salt = new Uint8Array(parsed.salt)
+        const hash = new Uint8Array(parsed.hash)
+        if (part === "salt") salt[at % salt.length]! ^= 1 << bit
+        if (part === "hash") hash[at % hash.length]! ^= 1 << bit
+        const params = { ...parsed.params, ...(part === "r" ? { r: parsed.params.r + 1 } : part === "p" ? { p: parsed.params.p + 1 } : {}) }
+        expect(await hasher.verify(PASSWORD, formatHash({ algorithm: "scrypt", params, salt, hash }))).toEqual({ valid: false, needsRehash: false })
+      }),
+      { numRuns: 30 }
+    )
   })
 })
 
