@@ -691,10 +691,11 @@ export class SessionRouteNotFoundError extends LatchkeyError {
  * const reasonOf = (error: unknown): PasswordPolicyReason | undefined => (error instanceof PasswordPolicyError ? error.reason : undefined)
  * ```
  */
-export type PasswordPolicyReason = "not_a_string" | "too_short" | "too_long" | "breached" | "breach_check_failed"
+export type PasswordPolicyReason = "not_a_string" | "invalid_unicode" | "too_short" | "too_long" | "breached" | "breach_check_failed"
 
 /**
- * A password was refused before any hashing: it is not a string, shorter than the minimum or longer
+ * A password was refused before any hashing: it is not a string, holds a lone UTF-16 surrogate
+ * (`invalid_unicode`: UTF-8 would turn every one into U+FFFD, so two passwords would hash alike), is shorter than the minimum or longer
  * than the maximum (counted in Unicode code points after NFKC normalisation; a password far over
  * the maximum is refused before it is even normalised), or the app's breached-password check found
  * it (or failed: `breach_check_failed`, with the check's error summarised as `cause`). `limit` is

@@ -61,6 +61,8 @@ export interface PasswordPolicy {
 /** NIST SP 800-63B rev. 4's minimum for a password that is the only factor. */
 export const DEFAULT_MIN_LENGTH = 15
 export const DEFAULT_MAX_LENGTH = 128
+/** A surrogate code unit outside a pair (in `u` mode a pair is one code point, which this does not match). */
+const LONE_SURROGATE = /\p{Surrogate}/u
 
 /** Settles the password rules, refusing a minimum under NIST's 8 or a maximum under its 64. */
 export function settlePolicy(options: PasswordPolicyOptions = {}): PasswordPolicy {
@@ -84,6 +86,8 @@ export function settlePolicy(options: PasswordPolicyOptions = {}): PasswordPolic
 export function normalizePassword(password: unknown, policy: PasswordPolicy): string {
   if (typeof password !== "string") throw new PasswordPolicyError("not_a_string", "The password is not a string.")
   if (password.length > policy.maxLength * 4) throw tooLong(policy)
+  // UTF-8 encodes every lone surrogate as U+FFFD, so two passwords that differ only there would hash alike.
+  if (LONE_SURROGATE.test(password)) throw new PasswordPolicyError("invalid_unicode", "The password holds a lone UTF-16 surrogate, which is not a character.")
   const normalized = password.normalize("NFKC")
   if (codePoints(normalized, policy.maxLength + 1) > policy.maxLength) throw tooLong(policy)
   return normalized

@@ -75,6 +75,18 @@ describe("lengths (NIST SP 800-63B rev. 4)", () => {
   })
 })
 
+describe("ill-formed Unicode", () => {
+  it("a lone surrogate is refused: UTF-8 would turn any of them into U+FFFD, so two passwords would hash alike", async () => {
+    const hasher = hasherOn(nodeKdf)
+    const stored = await hasher.hash("a long enough passphrase \uFFFD")
+    for (const lone of ["\uD800", "\uDFFF", "\uDBFF"]) {
+      expect(await rejection(hasher.verify(`a long enough passphrase ${lone}`, stored))).toMatchObject({ code: "ERR_PASSWORD_POLICY", reason: "invalid_unicode" })
+      expect(await rejection(hasher.hash(`another long passphrase ${lone}`))).toMatchObject({ reason: "invalid_unicode" })
+    }
+    await expect(hasher.check("a pair is fine: \uD83D\uDD11 key")).resolves.toBeDefined()
+  })
+})
+
 describe("NFKC normalisation: look-alike forms are one password", () => {
   const hasher = hasherOn(nodeKdf)
   const pairs: Array<[string, string, string]> = [
