@@ -9,7 +9,7 @@ import { providerModules } from "./scripts/provider-catalog.mjs"
 const providerEntries = Object.fromEntries(providerModules().map(({ name, path }) => [`providers/${name}`, path]))
 
 // The subpaths that have types: every entry but the crypto backends and the CLI.
-const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", adapters: "src/adapters/index.ts", "provider-tokens": "src/provider-tokens/index.ts", redis: "src/redis/index.ts", node: "src/integrations/node.ts", webauthn: "src/webauthn/index.ts", next: "src/integrations/next/index.ts", sveltekit: "src/integrations/sveltekit/index.ts", client: "src/client/index.ts", react: "src/react/index.ts" }
+const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", adapters: "src/adapters/index.ts", "provider-tokens": "src/provider-tokens/index.ts", redis: "src/redis/index.ts", node: "src/integrations/node.ts", webauthn: "src/webauthn/index.ts", passwords: "src/passwords/index.ts", next: "src/integrations/next/index.ts", sveltekit: "src/integrations/sveltekit/index.ts", client: "src/client/index.ts", react: "src/react/index.ts" }
 
 /**
  * The declarations, one named file per source file under dist/dts/ (mirroring src/), and for each
@@ -81,12 +81,16 @@ export default defineConfig({
     redis: "src/redis/index.ts",
     node: "src/integrations/node.ts",
     webauthn: "src/webauthn/index.ts",
+    passwords: "src/passwords/index.ts",
     next: "src/integrations/next/index.ts",
     sveltekit: "src/integrations/sveltekit/index.ts",
     client: "src/client/index.ts",
     react: "src/react/index.ts",
     "backend/node": "src/jwt/backend/node.ts",
     "backend/webcrypto": "src/jwt/backend/webcrypto.ts",
+    "passwords/kdf-node": "src/passwords/kdf/node.ts",
+    "passwords/kdf-webcrypto": "src/passwords/kdf/webcrypto.ts",
+    "passwords/kdf-workerd": "src/passwords/kdf/workerd.ts",
     cli: "src/cli/node.ts",
   },
   format: ["esm"],
@@ -98,8 +102,8 @@ export default defineConfig({
   treeshake: true,
   clean: true,
   // Resolved by the consumer's runtime or bundler through package.json "imports", so each
-  // environment picks its own crypto backend.
+  // environment picks its own crypto backend (and its own password hashing backend).
   // The frameworks are the app's own (optional peers): next/*, react and @sveltejs/kit stay imports.
-  external: ["#crypto-backend", /^node:/, /^next(\/|$)/, /^react(-dom)?(\/|$)/, /^@sveltejs\/kit(\/|$)/],
+  external: ["#crypto-backend", "#password-kdf", /^node:/, /^next(\/|$)/, /^react(-dom)?(\/|$)/, /^@sveltejs\/kit(\/|$)/],
   removeNodeProtocol: false,
 })

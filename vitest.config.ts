@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url"
 import { configDefaults, defineConfig } from "vitest/config"
 
 const backend = (name: string) => fileURLToPath(new URL(`./src/jwt/backend/${name}.ts`, import.meta.url))
+const passwordKdf = (name: string) => fileURLToPath(new URL(`./src/passwords/kdf/${name}.ts`, import.meta.url))
 
 // The heavy suites (a real browser, spawned and built apps) run once per CI run: test/e2e/ on the
 // first Node version, and test/e2e-node22/ (the SvelteKit 3 app, which needs Node 22.17+) on the
@@ -18,12 +19,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("node") } },
+        resolve: { alias: { "#crypto-backend": backend("node"), "#password-kdf": passwordKdf("node") } },
         test: { name: "node-crypto", include: ["test/**/*.test.ts"], exclude },
       },
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("webcrypto") } },
+        resolve: { alias: { "#crypto-backend": backend("webcrypto"), "#password-kdf": passwordKdf("webcrypto") } },
         test: { name: "webcrypto", include: ["test/jwt/**/*.test.ts"] },
       },
     ],

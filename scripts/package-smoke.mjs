@@ -48,6 +48,12 @@ if (process.argv[2] === "missing") {
   console.log("with ${WEBAUTHN_PEER}: HTTP 200, passkey options with a challenge")
 }
 `
+/** latchkey/passwords resolves #password-kdf from the installed package: a hash made there verifies. */
+const PASSWORDS_CHECK = `const passwords = await import("latchkey/passwords")
+const stored = await passwords.hashPassword("package smoke passphrase")
+if (!(await passwords.verifyPassword("package smoke passphrase", stored)).valid) throw new Error("latchkey/passwords: the hash did not verify")
+console.log("latchkey/passwords: backend", await passwords.passwordBackend(), stored.slice(0, 22))
+`
 const work = mkdtempSync(join(tmpdir(), "latchkey-pack-"))
 try {
   const tarball = join(work, run("npm", ["pack", "--silent", "--pack-destination", work], root).trim().split("\n").pop())
@@ -59,7 +65,7 @@ try {
 
   // Every subpath imports under Node with the node condition.
   const imports = subpaths.map((subpath, i) => `import * as m${i} from "${subpath}"; if (typeof m${i} !== "object") throw new Error("${subpath}")`).join("\n")
-  writeFileSync(join(app, "imports.mjs"), `${imports}\nconst { cryptoBackend } = await import("latchkey/jwt")\nconsole.log("imported ${subpaths.length} subpaths; backend", cryptoBackend)\n`)
+  writeFileSync(join(app, "imports.mjs"), `${imports}\nconst { cryptoBackend } = await import("latchkey/jwt")\nconsole.log("imported ${subpaths.length} subpaths; backend", cryptoBackend)\n${PASSWORDS_CHECK}`)
   // latchkey's own install does not carry the passkey library: only apps with passkeys add it.
   if (existsSync(join(app, "node_modules", WEBAUTHN_PEER))) throw new Error(`${WEBAUTHN_PEER} was installed with latchkey: it must be an optional peer`)
   console.log(`installed without ${WEBAUTHN_PEER}: ${installed(app)}`)
@@ -82,6 +88,8 @@ import { createAuthClient } from "latchkey/client"
 import { providerTokens } from "latchkey/provider-tokens"
 import { webauthn } from "latchkey/webauthn"
 import Passkey from "latchkey/providers/passkey"
+import { createPasswordHasher, type PasswordVerification } from "latchkey/passwords"
+export const verified: Promise<PasswordVerification> = createPasswordHasher({ policy: { minLength: 12 } }).verify("a password", "$scrypt$ln=16,r=8,p=2$c2FsdA$c2FsdA")
 // The passkey types check without the optional peer installed.
 export const passkeys = createAuth({ providers: [Passkey({ allowSignUp: true })], adapter: memoryAdapter(), webauthn, secret: "s" })
 const id: OAuthProviderId = "github"

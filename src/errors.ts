@@ -683,6 +683,110 @@ export class SessionRouteNotFoundError extends LatchkeyError {
 }
 
 /**
+ * Why a password was refused by the password rules. Stable; safe to log.
+ *
+ * @example
+ * ```ts
+ * import { PasswordPolicyError, type PasswordPolicyReason } from "latchkey"
+ * const reasonOf = (error: unknown): PasswordPolicyReason | undefined => (error instanceof PasswordPolicyError ? error.reason : undefined)
+ * ```
+ */
+export type PasswordPolicyReason = "not_a_string" | "invalid_unicode" | "too_short" | "too_long" | "breached" | "breach_check_failed"
+
+/**
+ * A password was refused before any hashing: it is not a string, holds a lone UTF-16 surrogate
+ * (`invalid_unicode`: UTF-8 would turn every one into U+FFFD, so two passwords would hash alike), is shorter than the minimum or longer
+ * than the maximum (counted in Unicode code points after NFKC normalisation; a password far over
+ * the maximum is refused before it is even normalised), or the app's breached-password check found
+ * it (or failed: `breach_check_failed`, with the check's error summarised as `cause`). `limit` is
+ * the length bound that was crossed. The message never carries the password.
+ *
+ * @example
+ * ```ts
+ * import { PasswordPolicyError } from "latchkey"
+ * // hashPassword("x".repeat(1_000_000)) rejects with PasswordPolicyError { reason: "too_long", limit: 128 }
+ * const tooLong = (error: unknown) => error instanceof PasswordPolicyError && error.reason === "too_long"
+ * ```
+ */
+export class PasswordPolicyError extends LatchkeyError {
+  override readonly code = "ERR_PASSWORD_POLICY"
+  /** Which rule refused the password. */
+  readonly reason: PasswordPolicyReason
+  /** The length bound that was crossed, for `too_short` and `too_long`. */
+  readonly limit: number | undefined
+
+  constructor(reason: PasswordPolicyReason, message: string, options?: { limit?: number; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    this.reason = reason
+    this.limit = options?.limit
+  }
+}
+
+/**
+ * Why a stored password hash could not be verified. Stable; safe to log.
+ *
+ * @example
+ * ```ts
+ * import { InvalidPasswordHashError, type InvalidPasswordHashReason } from "latchkey"
+ * const reasonOf = (error: unknown): InvalidPasswordHashReason | undefined => (error instanceof InvalidPasswordHashError ? error.reason : undefined)
+ * ```
+ */
+export type InvalidPasswordHashReason = "malformed" | "unsupported_algorithm" | "out_of_range"
+
+/**
+ * A stored password hash is not one latchkey can verify: not a canonical PHC string of a scheme it
+ * knows (`malformed`), of a scheme no built-in or legacy verifier claims (`unsupported_algorithm`),
+ * or with parameters outside the bounds a verify may cost (`out_of_range`, such as scrypt memory
+ * over `maxMemory`). Nothing is accepted silently: a damaged hash is an error, never a "wrong
+ * password". The message never carries the hash.
+ *
+ * @example
+ * ```ts
+ * import { InvalidPasswordHashError } from "latchkey"
+ * // verifyPassword(password, "$scrypt$ln=16,r=8$...") rejects with InvalidPasswordHashError { reason: "malformed" }
+ * const damaged = (error: unknown) => error instanceof InvalidPasswordHashError && error.reason === "malformed"
+ * ```
+ */
+export class InvalidPasswordHashError extends LatchkeyError {
+  override readonly code = "ERR_INVALID_PASSWORD_HASH"
+  /** What is wrong with the hash. */
+  readonly reason: InvalidPasswordHashReason
+
+  constructor(reason: InvalidPasswordHashReason, message: string) {
+    super(message)
+    this.reason = reason
+  }
+}
+
+/**
+ * The runtime cannot compute the password hash's function: a scrypt hash met a runtime without
+ * `node:crypto` (a Cloudflare Worker without the `nodejs_compat` flag, Vercel Edge, a browser), or
+ * the platform refused the work (Workers cap WebCrypto PBKDF2 iterations). `algorithm` names the
+ * function and `fix` says what makes it available; the message says both.
+ *
+ * @example
+ * ```ts
+ * import { PasswordKdfUnavailableError } from "latchkey"
+ * // verifyPassword(password, scryptHash) in a Worker without nodejs_compat:
+ * // PasswordKdfUnavailableError { algorithm: "scrypt", fix: "add \"nodejs_compat\" to compatibility_flags ..." }
+ * const fixOf = (error: unknown) => (error instanceof PasswordKdfUnavailableError ? error.fix : undefined)
+ * ```
+ */
+export class PasswordKdfUnavailableError extends LatchkeyError {
+  override readonly code = "ERR_PASSWORD_KDF_UNAVAILABLE"
+  /** The key derivation function this runtime cannot run, such as `scrypt`. */
+  readonly algorithm: string
+  /** What to change so it can. */
+  readonly fix: string
+
+  constructor(algorithm: string, fix: string, options?: { cause?: unknown }) {
+    super(`This runtime cannot compute ${algorithm} password hashes. To fix it: ${fix}`, options)
+    this.algorithm = algorithm
+    this.fix = fix
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example
@@ -717,6 +821,9 @@ export type KnownLatchkeyError =
   | MissingSessionProviderError
   | MissingDependencyError
   | SessionRouteNotFoundError
+  | PasswordPolicyError
+  | InvalidPasswordHashError
+  | PasswordKdfUnavailableError
 
 /**
  * Every stable error code.

@@ -32,8 +32,11 @@ export {
   CredentialsSignin,
   WebAuthnError,
   MissingDependencyError,
+  PasswordPolicyError,
+  InvalidPasswordHashError,
+  PasswordKdfUnavailableError,
 } from "./errors.js"
-export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason } from "./errors.js"
+export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason, PasswordPolicyReason, InvalidPasswordHashReason } from "./errors.js"
 /**
  * The core types, re-exported from `latchkey/types` so one import serves an app.
  *

@@ -76,6 +76,7 @@ const LATCHKEY_PATHS = {
   "latchkey/node": ["./src/integrations/node.ts"],
   "latchkey/*": ["./src/*/index.ts"],
   "#crypto-backend": ["./src/jwt/backend/node.ts"],
+  "#password-kdf": ["./src/passwords/kdf/node.ts"],
 }
 
 /**
