@@ -7,6 +7,7 @@ import { secretsFromEnv, type EnvRecord } from "../env.js"
 import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "../jwt/get-token.js"
+import { initCommand, INIT_USAGE } from "./init/command.js"
 
 /** The effects the commands need. */
 export interface CliIO {
@@ -29,7 +30,8 @@ const USAGE = `Usage:
   latchkey decode <token> [--salt S]
                                     Decode a session token with AUTH_SECRET (and AUTH_SECRET_1..3).
                                     The salt defaults to the cookie name; both
-                                    ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.`
+                                    ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.
+${INIT_USAGE}`
 
 function newSecret(): string {
   return encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
@@ -122,6 +124,8 @@ export async function runCli(args: string[], io: CliIO, parseEnvFile: (text: str
       return secretCommand(rest, io)
     case "decode":
       return decodeCommand(rest, io, parseEnvFile)
+    case "init":
+      return initCommand(rest, io, parseEnvFile)
     case "--version":
     case "-v":
       io.out(io.version())
