@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest"
 import * as providers from "../../src/providers/index.js"
 import { providerCatalog } from "../../src/cli/init/provider-catalog.js"
 import { didYouMean, editDistance } from "../../src/cli/init/did-you-mean.js"
-// @ts-expect-error: a build script without type declarations
 import { providerModules } from "../../scripts/provider-catalog.mjs"
 
 const modules = providerModules() as { name: string; path: string }[]
