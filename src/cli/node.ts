@@ -4,19 +4,48 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
-import { createInterface } from "node:readline/promises"
+import { createInterface } from "node:readline"
 import { parseEnv } from "node:util"
 import { runCli, type CliIO } from "./commands.js"
 import type { InitIO } from "./init/command.js"
 
-/** One question on the terminal; only offered when stdin is one, so piped runs never wait. */
-async function ask(question: string): Promise<string> {
-  const terminal = createInterface({ input: process.stdin, output: process.stdout })
-  try {
-    return await terminal.question(question)
-  } finally {
-    terminal.close()
+/**
+ * The terminal's lines, read by one readline for the whole run and queued, so a line typed ahead
+ * (before its question is printed) answers the next question instead of being dropped.
+ */
+class TerminalLines {
+  private readonly lines: string[] = []
+  private readonly waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = []
+  private closed = false
+  readonly reader = createInterface({ input: process.stdin, output: process.stdout, terminal: true })
+
+  constructor() {
+    this.reader.on("line", (line) => (this.waiting.length > 0 ? this.waiting.shift()!.resolve(line) : this.lines.push(line)))
+    // Ctrl+D or Ctrl+C ends the input: every pending and later question is cancelled.
+    const cancel = () => {
+      this.closed = true
+      for (const { reject } of this.waiting.splice(0)) reject(Object.assign(new Error("cancelled at a question"), { name: "AbortError" }))
+    }
+    this.reader.on("close", cancel)
+    this.reader.on("SIGINT", () => this.reader.close())
   }
+
+  ask(question: string): Promise<string> {
+    this.reader.setPrompt(question)
+    this.reader.prompt()
+    const queued = this.lines.shift()
+    if (queued !== undefined) return Promise.resolve(queued)
+    if (this.closed) return Promise.reject(Object.assign(new Error("cancelled at a question"), { name: "AbortError" }))
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }))
+  }
+}
+
+let terminal: TerminalLines | undefined
+
+/** One question on the terminal; only offered when stdin is one, so piped runs never wait. */
+function ask(question: string): Promise<string> {
+  terminal ??= new TerminalLines()
+  return terminal.ask(question)
 }
 
 const io: CliIO & InitIO = {
@@ -42,4 +71,13 @@ const io: CliIO & InitIO = {
   },
 }
 
-process.exitCode = await runCli(process.argv.slice(2), io, (text) => parseEnv(text) as Record<string, string>)
+try {
+  process.exitCode = await runCli(process.argv.slice(2), io, (text) => parseEnv(text) as Record<string, string>)
+} catch (error) {
+  // Ctrl+C or Ctrl+D at a question: stop without a stack trace (nothing has been written yet).
+  if (!(error instanceof Error && error.name === "AbortError")) throw error
+  process.stderr.write("\nCancelled; nothing was written.\n")
+  process.exitCode = 130
+} finally {
+  terminal?.reader.close()
+}

@@ -223,4 +223,31 @@ describe("latchkey init: names, questions and refusals", () => {
     expect(statSync(join(app.dir, ".env.local")).mode & 0o777).toBe(0o600)
     expect(statSync(join(app.dir, "auth.ts")).mode & 0o777).toBe(0o644)
   })
+
+  it("the built bin on a real terminal: typed-ahead answers are kept, and Ctrl+D cancels with nothing written", async (context) => {
+    // util-linux's `script` runs the bin on a pseudo-terminal, so stdin is a TTY as in a shell.
+    const script = ["/usr/bin/script", "/bin/script"].find((path) => existsSync(path))
+    const missing = !existsSync("dist/cli.js") ? "no dist/cli.js (run npm run build)" : script === undefined ? "no util-linux `script` to make a terminal" : undefined
+    if (missing !== undefined) {
+      console.warn(`the built bin's questions are not run: ${missing}`)
+      context.skip(missing)
+    }
+    const onTerminal = async (dir: string, typed: string) => {
+      const child = execFile(script!, ["-qec", `${process.execPath} ${resolve("dist/cli.js")} init`, "/dev/null"], { cwd: dir })
+      child.stdin!.end(typed)
+      let output = ""
+      child.stdout!.on("data", (chunk: string) => (output += chunk))
+      const code = await new Promise<number | null>((done) => child.on("close", done))
+      return { code, output }
+    }
+    const app = tempApp({ "package.json": manifest({}, { type: "module" }) })
+    const answered = await onTerminal(app.dir, "hono\ngithb\ngithub\n\n")
+    expect(answered.output).toContain('Unknown provider "githb". Did you mean "github"?')
+    expect([answered.code, app.read("auth.js")]).toEqual([0, expect.stringContaining("GitHub, // AUTH_GITHUB_ID")])
+    const cancelled = tempApp({ "package.json": manifest({}, { type: "module" }) })
+    const stopped = await onTerminal(cancelled.dir, "hono\n")
+    expect(stopped.code).toBe(130)
+    expect(stopped.output).toContain("Cancelled; nothing was written.")
+    expect([cancelled.exists("auth.js"), cancelled.exists(".env.local")]).toEqual([false, false])
+  })
 })
