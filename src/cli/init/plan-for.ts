@@ -9,7 +9,7 @@ import { sveltekitPlan } from "./templates/sveltekit.js"
 
 const DATABASE_STEPS = {
   postgres: "Point DATABASE_URL in .env.local at your PostgreSQL database, and create latchkey's tables there with `npx latchkey schema` (see docs/databases.md).",
-  pglite: "Create latchkey's tables in PGlite with `npx latchkey schema` (see docs/databases.md).",
+  pglite: "Create latchkey's tables in PGlite with `npx latchkey schema` (see docs/databases.md), and add its folder, .data/, to .gitignore.",
   none: undefined,
 }
 
