@@ -8,6 +8,7 @@ import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "../jwt/get-token.js"
 import { doctorCommand, DOCTOR_USAGE } from "./doctor/command.js"
+import { initCommand, INIT_USAGE } from "./init/command.js"
 import { migrateCommand, schemaCommand } from "./schema/command.js"
 import { SCHEMA_USAGE } from "./schema/options.js"
 import type { CliIO } from "./io.js"
@@ -24,6 +25,7 @@ const USAGE = `Usage:
                                     Decode a session token with AUTH_SECRET (and AUTH_SECRET_1..3).
                                     The salt defaults to the cookie name; both
                                     ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.
+${INIT_USAGE}
 ${SCHEMA_USAGE}
 ${DOCTOR_USAGE}`
 
@@ -118,6 +120,8 @@ export async function runCli(args: string[], io: CliIO, parseEnvFile: (text: str
       return secretCommand(rest, io)
     case "decode":
       return decodeCommand(rest, io, parseEnvFile)
+    case "init":
+      return initCommand(rest, io, parseEnvFile)
     case "schema":
       return schemaCommand(rest, io)
     case "migrate":

@@ -1,5 +1,7 @@
 // `npm run demo` (examples/demo.mjs) as a newcomer runs it: PORT picks the app's port, and a port
-// that is taken gives one clear line and a non-zero exit instead of a stack trace.
+// that is taken gives one clear line and a non-zero exit instead of a stack trace. The app listens
+// only once its handler exists, so a request that comes in while it starts is refused, never left
+// hanging.
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { createServer, type Server } from "node:net"
@@ -93,5 +95,35 @@ describe("npm run demo -- --db", () => {
     expect(code).toBe(0)
     const printed = JSON.parse(stdout.slice(stdout.indexOf("{"))) as { session: { user: { email: string } } }
     expect(printed.session.user.email).toBe("ada@example.com")
+  }, 60_000)
+})
+
+describe("the demo app starting up", () => {
+  it("refuses connections until it can answer them: a request during startup never hangs", async (context) => {
+    if (!built) {
+      console.warn(`skipping the demo startup test: ${unbuilt}`)
+      context.skip(unbuilt)
+    }
+    const { startDemo } = await import("../../examples/demo-app.mjs")
+    const { server, port } = await holdPort()
+    await close(server)
+    let started = false
+    const starting = startDemo({ port }).finally(() => (started = true))
+    onTestFinished(async () => (await starting).close())
+    // Knock until the demo is up. Before it listens a knock is refused; once it accepts one, the
+    // handler must answer it. A knock that never gets an answer is the bug: the abort says so.
+    const answered: number[] = []
+    while (!started) {
+      try {
+        const response = await fetch(`http://localhost:${port}/auth/providers`, { signal: AbortSignal.timeout(15_000) })
+        answered.push(response.status)
+        await response.body?.cancel()
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "TimeoutError") throw new Error("a request made while the demo started was accepted and never answered")
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    expect(answered.every((status) => status === 200)).toBe(true)
+    expect((await fetch(`http://localhost:${port}/auth/providers`)).status).toBe(200)
   }, 60_000)
 })

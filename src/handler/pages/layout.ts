@@ -9,7 +9,11 @@ import type { AuthTheme } from "../config.js"
 
 export { escapeHtml }
 
-/** Black or white, whichever reads better on `background` (WCAG relative luminance). */
+/**
+ * White, when it meets WCAG AA (4.5:1) on `background`; else black or white, whichever contrasts more.
+ * Preferring white keeps mid blues (the default #346df1, where black wins by a hair at 4.6 against
+ * 4.56) from getting black text, which reads as a disabled button.
+ */
 export function textColorOn(background: string): "#000000" | "#ffffff" {
   const hex = /^#([0-9a-f]{6})$/i.exec(background)?.[1]
   if (!hex) return "#ffffff"
@@ -18,8 +22,10 @@ export function textColorOn(background: string): "#000000" | "#ffffff" {
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
   }
   const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
-  // Contrast with white is 1.05/(L+0.05), with black (L+0.05)/0.05: pick the larger.
-  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff"
+  // Contrast with white is 1.05/(L+0.05), with black (L+0.05)/0.05.
+  const onWhite = 1.05 / (luminance + 0.05)
+  if (onWhite >= 4.5) return "#ffffff"
+  return (luminance + 0.05) / 0.05 > onWhite ? "#000000" : "#ffffff"
 }
 
 const LIGHT = "--bg:#f4f4f5;--card:#ffffff;--text:#18181b;--muted:#52525b;--border:#d4d4d8;--input:#ffffff;--error-bg:#fef2f2;--error-text:#991b1b;--outline:transparent"

@@ -1,0 +1,124 @@
+/**
+ * `latchkey init`: sets latchkey up in the app in the working directory. It detects the framework,
+ * settles the choices (flags, then questions on a terminal, then defaults), writes the auth module
+ * and the route, fills `.env.local` with a fresh secret and the variables each provider reads, and
+ * prints each provider's callback URL to register. It creates files and never replaces one: what
+ * was already there is listed as skipped, with the line to add by hand.
+ */
+import { readEnv, type EnvRecord } from "../../env.js"
+import { askUntilKnown, DEFAULT_DATABASE, DEFAULT_PROVIDERS, parseDatabase, parseFramework, parseProviders, splitNames, UnknownChoice, type Ask } from "./choose.js"
+import { detectFramework, detectLayout, readManifest } from "./detect.js"
+import { ENV_FILE, mergeEnvFile } from "./env-file.js"
+import { parseInitFlags, type InitFlags } from "./options.js"
+import { FRAMEWORK_TITLES, type Database, type Framework, type InitChoices } from "./plan.js"
+import { planFor } from "./plan-for.js"
+import { envEntries, packagesToInstall, printCallbackUrls } from "./report.js"
+import type { CatalogProvider } from "./provider-catalog.js"
+
+/** The effects `init` needs: the CLI's own, and a question on the terminal when there is one. */
+export interface InitIO {
+  out(line: string): void
+  err(line: string): void
+  readFile(name: string): string | undefined
+  writeFile(name: string, contents: string): void
+  /** Present only when stdin is a terminal: `init` asks only then. */
+  ask?: Ask
+}
+
+/** The usage lines of `init`, for the CLI's help. */
+export const INIT_USAGE = `  latchkey init [--framework next|sveltekit|express|hono] [--provider github,google]
+               [--database postgres|pglite|none] [--yes]
+                                    Set latchkey up in the app here: the auth module, the route and
+                                    ${ENV_FILE} (a fresh AUTH_SECRET; nothing already there is replaced).
+                                    Prints each provider's callback URL. Asks on a terminal
+                                    unless --yes; defaults: --provider github --database none.`
+
+async function chooseFramework(flags: InitFlags, detected: Framework | undefined, io: InitIO, ask: Ask | undefined): Promise<Framework | UnknownChoice> {
+  if (flags.framework !== undefined) {
+    const framework = parseFramework(flags.framework)
+    if (!(framework instanceof UnknownChoice) && detected !== undefined && framework !== detected) io.out(`package.json points to ${FRAMEWORK_TITLES[detected]}; setting up ${FRAMEWORK_TITLES[framework]} as --framework says.`)
+    return framework
+  }
+  if (detected !== undefined) return detected
+  if (ask === undefined) return new UnknownChoice("Could not tell the framework from package.json: pass --framework next, sveltekit, express or hono.")
+  return askUntilKnown(ask, "Framework (next, sveltekit, express, hono): ", parseFramework, io.err)
+}
+
+async function chooseProviders(flags: InitFlags, io: InitIO, ask: Ask | undefined): Promise<CatalogProvider[] | UnknownChoice> {
+  if (flags.providers !== undefined) return parseProviders(flags.providers)
+  if (ask === undefined) return parseProviders(DEFAULT_PROVIDERS)
+  return askUntilKnown(ask, `Providers, comma-separated (such as github,google) [${DEFAULT_PROVIDERS.join(",")}]: `, (reply) => parseProviders(splitNames(reply)), io.err, DEFAULT_PROVIDERS.join(","))
+}
+
+async function chooseDatabase(flags: InitFlags, io: InitIO, ask: Ask | undefined): Promise<Database | UnknownChoice> {
+  if (flags.database !== undefined) return parseDatabase(flags.database)
+  if (ask === undefined) return DEFAULT_DATABASE
+  return askUntilKnown(ask, `Database (postgres, pglite, none) [${DEFAULT_DATABASE}]: `, parseDatabase, io.err, DEFAULT_DATABASE)
+}
+
+/** The choices, or the message that stops `init` (exit code 2 for a name, 1 for the app). */
+async function settleChoices(flags: InitFlags, io: InitIO): Promise<InitChoices | { message: string; code: number }> {
+  const manifest = readManifest(io.readFile)
+  if (manifest === undefined && flags.framework === undefined) return { message: `No package.json here: run init in your app's folder (or pass --framework).`, code: 1 }
+  // Names given as flags are checked before any question is asked.
+  const ask = flags.yes ? undefined : io.ask
+  const framework = await chooseFramework(flags, manifest && detectFramework(manifest.dependencies), io, ask)
+  if (framework instanceof UnknownChoice) return { message: framework.message, code: flags.framework === undefined ? 1 : 2 }
+  const providers = await chooseProviders(flags, io, ask)
+  if (providers instanceof UnknownChoice) return { message: providers.message, code: 2 }
+  const database = await chooseDatabase(flags, io, ask)
+  if (database instanceof UnknownChoice) return { message: database.message, code: 2 }
+  return { layout: detectLayout(io.readFile, framework), providers, database }
+}
+
+function writeFiles(choices: InitChoices, io: InitIO): { devOrigin: string; nextSteps: string[] } {
+  const plan = planFor(choices)
+  for (const file of plan.files) {
+    if (io.readFile(file.path) !== undefined) {
+      io.out(`  skipped  ${file.path} (it exists)${file.ifExists === undefined ? "" : `: ${file.ifExists}`}`)
+      continue
+    }
+    io.writeFile(file.path, file.contents)
+    io.out(`  created  ${file.path}`)
+  }
+  return plan
+}
+
+function writeEnvFile(choices: InitChoices, devOrigin: string, io: InitIO): void {
+  const existing = io.readFile(ENV_FILE)
+  const merged = mergeEnvFile(existing, envEntries(choices, devOrigin))
+  if (merged.text !== undefined) {
+    io.writeFile(ENV_FILE, merged.text)
+    io.out(`  ${existing === undefined ? "created" : "updated"}  ${ENV_FILE} (${merged.added.join(", ")})`)
+  }
+  if (merged.kept.length > 0) io.out(`  skipped  ${merged.kept.join(", ")} in ${ENV_FILE} (already set; left unchanged)`)
+  const ignore = io.readFile(".gitignore")
+  if (ignore !== undefined && !/^\s*\/?\.env(\*|\.local|\.\*)?\s*$/m.test(ignore)) io.err(`Warning: .gitignore does not list ${ENV_FILE}; add it so the secret is never committed.`)
+}
+
+/** Runs `latchkey init` with `args` (after the command name); answers the exit code. */
+export async function initCommand(args: string[], io: InitIO, parseEnvFile: (text: string) => EnvRecord): Promise<number> {
+  const flags = parseInitFlags(args)
+  if ("error" in flags) {
+    io.err(`${flags.error}\n\nUsage:\n${INIT_USAGE}`)
+    return 2
+  }
+  if (flags.help) {
+    io.out(`Usage:\n${INIT_USAGE}`)
+    return 0
+  }
+  const choices = await settleChoices(flags, io)
+  if ("message" in choices) {
+    io.err(choices.message)
+    return choices.code
+  }
+  io.out(`Setting up latchkey for ${FRAMEWORK_TITLES[choices.layout.framework]}${choices.layout.srcDir ? " (src/app)" : ""}:`)
+  const { devOrigin, nextSteps } = writeFiles(choices, io)
+  writeEnvFile(choices, devOrigin, io)
+  const configured = readEnv("AUTH_URL", parseEnvFile(io.readFile(ENV_FILE) ?? ""))
+  printCallbackUrls(choices, configured ?? devOrigin, io.out)
+  const missing = packagesToInstall(choices, readManifest(io.readFile)?.dependencies ?? new Set())
+  const steps = [...(missing.length > 0 ? [`Install: npm install ${missing.join(" ")}`] : []), ...nextSteps]
+  io.out(`\nNext:\n${steps.map((step, index) => `  ${index + 1}. ${step}`).join("\n")}`)
+  return 0
+}

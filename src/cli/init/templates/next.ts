@@ -1,0 +1,34 @@
+/**
+ * The Next.js (App Router) files, laid out as docs/frameworks/nextjs.md and examples/next-app have
+ * them: `auth.ts` beside the `app` folder (at the root, or in `src/` when the app keeps its App
+ * Router there), and the catch-all route at `app/auth/[...latchkey]/route.ts`, which is latchkey's
+ * default base path `/auth`.
+ */
+import { configSource, moduleText } from "../config-source.js"
+import type { FrameworkPlan, InitChoices } from "../plan.js"
+
+/** The files and next steps for a Next.js app. */
+export function nextPlan(choices: InitChoices): FrameworkPlan {
+  const { typescript, srcDir } = choices.layout
+  const extension = typescript ? "ts" : "js"
+  const root = srcDir ? "src/" : ""
+  const source = configSource(choices)
+  const auth = moduleText(
+    "The app's one latchkey instance: the route, auth(), the server actions and the proxy all come from here.",
+    ['import { Latchkey } from "latchkey/next"', ...source.imports],
+    source.setup,
+    ["export const { handlers, auth, signIn, signOut, proxy } = Latchkey({", ...source.fields, "})"]
+  )
+  const route = moduleText("Every request under /auth (latchkey's default basePath) goes to the handler.", ['import { handlers } from "../../../auth"'], [], ["export const { GET, POST } = handlers"])
+  return {
+    devOrigin: "http://localhost:3000",
+    files: [
+      { path: `${root}auth.${extension}`, contents: auth },
+      { path: `${root}app/auth/[...latchkey]/route.${extension}`, contents: route },
+    ],
+    nextSteps: [
+      "Start the app with `npm run dev` and open http://localhost:3000/auth/signin to sign in.",
+      `Read the session with \`await auth()\` (import { auth } from "${srcDir ? "@/auth" : "./auth"}") in server components, route handlers and actions.`,
+    ],
+  }
+}
