@@ -53,6 +53,9 @@ describe("docs/getting-started.md", () => {
     const page = readFileSync(resolve(import.meta.dirname, "../../docs", PAGE), "utf8")
     expect(callbackUrl).toBe("http://localhost:3000/auth/callback/github")
     expect(page).toContain(`| Authorization callback URL | \`${callbackUrl}\` |`)
+    // The picture of the flow, which the page shows, names the same URL.
+    expect(page).toContain("](images/sign-in-flow.svg)")
+    expect(readFileSync(resolve(import.meta.dirname, "../../docs/images/sign-in-flow.svg"), "utf8")).toContain(`redirect_uri=${callbackUrl}`)
   })
 })
 
