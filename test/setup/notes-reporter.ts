@@ -1,0 +1,27 @@
+// The end of `npm test`: what the suites printed on purpose, in one block just before vitest's
+// summary. The run is silent for passing tests (vitest.config.ts, `silent: "passed-only"`), which
+// drops the hundreds of lines that are only noise there: oidc-provider's notices and the
+// `[latchkey]` log lines that tests provoke on purpose. What the suites print for the reader, the
+// adversarial counts ("… tried, … rejected, 0 accepted") and the reasons a suite skipped, is kept
+// here, once each. A failing test still shows its whole console output beside its failure.
+import type { Reporter, UserConsoleLog } from "vitest/node"
+
+/** Lines that are noise in a passing run: the embedded provider's notices, and logs a test provoked. */
+const NOISE = [/^oidc-provider (NOTICE|WARNING): /, /^\[latchkey\]\[(error|warn|debug)\]/]
+
+export default class NotesReporter implements Reporter {
+  readonly #notes = new Set<string>()
+
+  onUserConsoleLog(log: UserConsoleLog): void {
+    for (const line of log.content.split("\n")) {
+      const text = line.trimEnd()
+      if (text.trim() !== "" && !NOISE.some((pattern) => pattern.test(text.trim()))) this.#notes.add(text)
+    }
+  }
+
+  onTestRunEnd(): void {
+    if (this.#notes.size === 0) return
+    const lines = [...this.#notes].map((note) => `  ${note}`)
+    process.stdout.write(`\n Notes from the suites (each once; a failing test's output is shown with its failure):\n${lines.join("\n")}\n`)
+  }
+}
