@@ -4,7 +4,8 @@
 // `[latchkey]` log lines that tests provoke on purpose. What the suites print for the reader, the
 // adversarial counts ("… tried, … rejected, 0 accepted") and the reasons a suite skipped, is kept
 // here, once each. A failing test still shows its whole console output beside its failure.
-import type { Reporter, UserConsoleLog } from "vitest/node"
+import type { UserConsoleLog } from "vitest"
+import type { Reporter } from "vitest/node"
 
 /** Lines that are noise in a passing run: the embedded provider's notices, and logs a test provoked. */
 const NOISE = [/^oidc-provider (NOTICE|WARNING): /, /^\[latchkey\]\[(error|warn|debug)\]/]
