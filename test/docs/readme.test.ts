@@ -2,7 +2,7 @@
 // with the names it leaves to the app declared in front of it (a Request, an Express or Hono app,
 // the providers), and the quickstart's auth.ts is run. The install lines must name the tarball
 // `npm pack` writes for this package.json, so they cannot drift from the version.
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import * as latchkey from "../../src/index.js"
@@ -59,5 +59,16 @@ describe("README.md", () => {
     expect(shell.some((code) => code.includes(`npm pack   # builds dist/ and writes ${tarball}`))).toBe(true)
     const setup = shell.find((code) => code.startsWith("npm install && npm run demo"))
     expect(setup?.split("\n").map((line) => line.split("#")[0]!.trim())).toEqual(["npm install && npm run demo", "npm test"])
+  })
+
+  it("README.md and CONTRIBUTING.md name only npm scripts and files that exist", () => {
+    const { scripts } = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    const pages = ["../README.md", "../CONTRIBUTING.md"].flatMap((page) => snippetsOf(page).filter((block) => block.lang === "sh").map((block) => block.code))
+    const named = pages.join("\n")
+    const runScripts = [...named.matchAll(/npm run (?:--silent )?([\w:-]+)/g)].map((match) => match[1]!)
+    const files = [...named.matchAll(/node (?:--\S+ )*((?:scripts|bench|examples)\/[\w./-]+)/g)].map((match) => match[1]!)
+    expect(runScripts.length).toBeGreaterThan(3)
+    expect(runScripts.filter((name) => !(name in scripts))).toEqual([])
+    expect(files.filter((file) => !existsSync(resolve(ROOT, file)))).toEqual([])
   })
 })
