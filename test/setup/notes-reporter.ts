@@ -14,10 +14,9 @@ export default class NotesReporter implements Reporter {
   readonly #notes = new Set<string>()
 
   onUserConsoleLog(log: UserConsoleLog): void {
-    for (const line of log.content.split("\n")) {
-      const text = line.trimEnd()
-      if (text.trim() !== "" && !NOISE.some((pattern) => pattern.test(text.trim()))) this.#notes.add(text)
-    }
+    // One console call is one entry, its metadata object on the lines after the first.
+    if (NOISE.some((pattern) => pattern.test(log.content.trimStart()))) return
+    for (const line of log.content.split("\n")) if (line.trim() !== "") this.#notes.add(line.trimEnd())
   }
 
   onTestRunEnd(): void {
