@@ -5,6 +5,10 @@ import ts from "typescript"
 import { writePasskeyScript } from "./scripts/passkey-script.mjs"
 import { providerModules } from "./scripts/provider-catalog.mjs"
 
+// Where the build goes: dist/, or the private folder scripts/build.mjs builds in before it swaps
+// the finished build into dist/ (so a suite reading dist/ never sees it half-written).
+const OUT = process.env.LATCHKEY_BUILD_DIR ?? "dist"
+
 // One entry per provider module, so `latchkey/providers/<id>` loads that provider alone.
 const providerEntries = Object.fromEntries(providerModules().map(({ name, path }) => [`providers/${name}`, path]))
 
@@ -31,7 +35,7 @@ function emitDeclarations(entries: Record<string, string>): void {
     emitDeclarationOnly: true,
     declarationMap: false,
     rootDir: "src",
-    outDir: "dist/dts",
+    outDir: `${OUT}/dts`,
   })
   const { diagnostics, emitSkipped } = program.emit()
   if (emitSkipped || diagnostics.length > 0) {
@@ -42,10 +46,10 @@ function emitDeclarations(entries: Record<string, string>): void {
   for (const [name, source] of Object.entries(entries)) {
     const module = checker.getSymbolAtLocation(program.getSourceFile(source)!)!
     const hasDefault = checker.getExportsOfModule(module).some((symbol) => symbol.name === "default")
-    const target = relative(dirname(`dist/${name}`), `dist/dts/${relative("src", source).replace(/\.ts$/, ".js")}`)
+    const target = relative(dirname(`${OUT}/${name}`), `${OUT}/dts/${relative("src", source).replace(/\.ts$/, ".js")}`)
     const specifier = target.startsWith(".") ? target : `./${target}`
-    mkdirSync(dirname(`dist/${name}`), { recursive: true })
-    writeFileSync(`dist/${name}.d.ts`, `export * from "${specifier}"\n${hasDefault ? `export { default } from "${specifier}"\n` : ""}`)
+    mkdirSync(dirname(`${OUT}/${name}`), { recursive: true })
+    writeFileSync(`${OUT}/${name}.d.ts`, `export * from "${specifier}"\n${hasDefault ? `export { default } from "${specifier}"\n` : ""}`)
   }
 }
 
@@ -58,7 +62,7 @@ const USE_CLIENT_ENTRIES = ["react"]
 
 function markClientModules(): void {
   for (const name of USE_CLIENT_ENTRIES) {
-    const file = `dist/${name}.js`
+    const file = `${OUT}/${name}.js`
     const code = readFileSync(file, "utf8")
     if (!code.startsWith('"use client"')) writeFileSync(file, `"use client";\n${code}`)
   }
@@ -94,6 +98,7 @@ export default defineConfig({
     cli: "src/cli/node.ts",
   },
   format: ["esm"],
+  outDir: OUT,
   // After the JavaScript (and the clean), so the declarations land in a fresh dist/.
   onSuccess: async () => (markClientModules(), emitDeclarations(typedEntries)),
   platform: "neutral",

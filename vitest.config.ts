@@ -16,6 +16,12 @@ const exclude = [...configDefaults.exclude, ...heavy]
 // them: Node gets node:crypto, every other runtime gets WebCrypto.
 export default defineConfig({
   test: {
+    // A calm run: console output only from failing tests, printed beside the failure; what the
+    // suites print on purpose (attack counts, skip reasons) comes once, at the end, from the notes
+    // reporter. Slow tests are listed only past 10 s (the heavy e2e ones), not every test past 300 ms.
+    silent: "passed-only",
+    reporters: ["./test/setup/notes-reporter.ts", "default"],
+    slowTestThreshold: 10_000,
     projects: [
       {
         extends: true,

@@ -74,6 +74,8 @@ const LATCHKEY_PATHS = {
   latchkey: ["./src/index.ts"],
   "latchkey/providers/*": ["./src/providers/*.ts"],
   "latchkey/node": ["./src/integrations/node.ts"],
+  "latchkey/next": ["./src/integrations/next/index.ts"],
+  "latchkey/sveltekit": ["./src/integrations/sveltekit/index.ts"],
   "latchkey/*": ["./src/*/index.ts"],
   "#crypto-backend": ["./src/jwt/backend/node.ts"],
   "#password-kdf": ["./src/passwords/kdf/node.ts"],
@@ -88,10 +90,13 @@ export function typecheck(files: Record<string, string>): string[] {
   const { config } = ts.readConfigFile(resolve(ROOT, "tsconfig.json"), (path) => ts.sys.readFile(path))
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT)
   const virtual = new Map(Object.entries(files).map(([name, text]) => [resolve(ROOT, "test/docs", name), text]))
-  const settings = { ...options, noEmit: true, baseUrl: ROOT, paths: LATCHKEY_PATHS }
+  // JSX as a Next.js or Vite app compiles it, for the .tsx blocks.
+  const settings = { ...options, noEmit: true, baseUrl: ROOT, paths: LATCHKEY_PATHS, jsx: ts.JsxEmit.ReactJSX }
   const host = ts.createCompilerHost(settings)
-  const { getSourceFile, fileExists, readFile: read } = host
+  const { getSourceFile, fileExists, readFile: read, directoryExists } = host
   host.fileExists = (path) => virtual.has(path) || fileExists(path)
+  // A name may hold a folder (`providers/corp.ts`), which exists only in `files`.
+  host.directoryExists = (path) => [...virtual.keys()].some((file) => file.startsWith(`${path}/`)) || (directoryExists?.(path) ?? true)
   host.readFile = (path) => virtual.get(path) ?? read(path)
   host.getSourceFile = (path, language, ...rest) => {
     const text = virtual.get(path)

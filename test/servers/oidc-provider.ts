@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair } from "jose"
 import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
+import { quietConfiguration } from "./quiet-oidc.js"
 
 export interface TestAccount {
   sub: string
@@ -61,7 +62,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     },
     ...options.configuration,
   }
-  const provider = new Provider(issuer, configuration)
+  const provider = new Provider(issuer, quietConfiguration(configuration))
   const handle = provider.callback()
 
   server.on("request", async (req, res) => {

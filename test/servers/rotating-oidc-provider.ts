@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair, type JWK } from "jose"
 import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
+import { quietConfiguration } from "./quiet-oidc.js"
 import { DEFAULT_ACCOUNT } from "./oidc-provider.js"
 
 export interface RotatingOidcServer {
@@ -33,7 +34,7 @@ export async function startRotatingOidcServer(options: { clients: ClientMetadata
   const account = DEFAULT_ACCOUNT
 
   function build(keys: JWK[]): { provider: Provider; handle: ReturnType<Provider["callback"]> } {
-    const provider = new Provider(issuer, {
+    const provider = new Provider(issuer, quietConfiguration({
       clients: options.clients,
       jwks: { keys: keys as never },
       cookies: { keys: ["latchkey-rotation-cookie-key"] },
@@ -45,7 +46,7 @@ export async function startRotatingOidcServer(options: { clients: ClientMetadata
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       findAccount: async (_ctx, sub) => (sub === account.sub ? { accountId: sub, claims: async () => ({ ...account, email_verified: true }) } : undefined),
       ...options.configuration,
-    })
+    }))
     return { provider, handle: provider.callback() }
   }
 

@@ -1,0 +1,157 @@
+// docs/getting-started.md's code, as an app copies it: every ts and tsx block is typechecked as the
+// file it names, and both versions of auth.ts are run to a signed-in user with a database session
+// row: the PGlite one on a PGlite folder, the PostgreSQL one on the machine's server (a fresh
+// schema). The tables are created as `latchkey schema --apply` would, from the Drizzle adapter's
+// documented tables. GitHub is the real provider module, pointed at the GitHub-like server with
+// its `enterprise.baseUrl`, since github.com cannot be reached from a test.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { DrizzleAdapter } from "@auth/drizzle-adapter"
+import { PGlite } from "@electric-sql/pglite"
+import * as drizzleNodePostgres from "drizzle-orm/node-postgres"
+import * as drizzlePglite from "drizzle-orm/pglite"
+import pg from "pg"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { Latchkey } from "../../src/integrations/next/index.js"
+import GitHub from "../../src/providers/github.js"
+import { TestBrowser } from "../servers/browser.js"
+import { startGitHubLike, type GitHubLike } from "../servers/github-like.js"
+import { appPage } from "../handler/support.js"
+import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
+
+const PAGE = "getting-started.md"
+const ROUTE = snippet(PAGE, "ts", "// app/auth/[...latchkey]/route.ts")
+const PGLITE = snippet(PAGE, "ts", `from "drizzle-orm/pglite"`)
+const POSTGRES = snippet(PAGE, "ts", `from "drizzle-orm/node-postgres"`)
+const HOME = snippet(PAGE, "tsx", "// app/page.tsx")
+const APP = "http://localhost:3000"
+const DRIZZLE_TABLES = readFileSync(resolve(import.meta.dirname, "../adapters/sql/drizzle-pg.sql"), "utf8")
+
+describe("docs/getting-started.md", () => {
+  it("has no ts or tsx block that this file neither runs nor typechecks", () => {
+    const claimed = [ROUTE, PGLITE, POSTGRES, HOME].map((block) => block.line)
+    const unclaimed = snippetsOf(PAGE).filter((block) => (block.lang === "ts" || block.lang === "tsx") && !claimed.includes(block.line))
+    expect(unclaimed.map((block) => `line ${block.line}`)).toEqual([])
+  })
+
+  it("every block compiles as the file it names, in a Next.js app's layout", () => {
+    const files = { "app/auth/[...latchkey]/route.ts": ROUTE.code, "app/page.tsx": HOME.code }
+    const pglite = typecheck({ ...files, "auth.ts": PGLITE.code })
+    const postgres = typecheck({ "auth.ts": POSTGRES.code })
+    expect([...pglite, ...postgres]).toEqual([])
+  }, 120_000)
+
+  it("names the callback URL that the app really sends: AUTH_URL + /auth/callback/github", async () => {
+    vi.stubEnv("AUTH_SECRET", "getting-started-secret-0123456789abcdef")
+    vi.stubEnv("AUTH_URL", APP)
+    vi.stubEnv("AUTH_GITHUB_ID", "gh")
+    vi.stubEnv("AUTH_GITHUB_SECRET", "gh-secret")
+    const { handlers } = Latchkey({ providers: [GitHub] })
+    const providers = (await (await handlers.GET(new Request(`${APP}/auth/providers`))).json()) as { id: string; callbackUrl: string }[]
+    const { callbackUrl } = providers.find((provider) => provider.id === "github")!
+    const page = readFileSync(resolve(import.meta.dirname, "../../docs", PAGE), "utf8")
+    expect(callbackUrl).toBe("http://localhost:3000/auth/callback/github")
+    expect(page).toContain(`| Authorization callback URL | \`${callbackUrl}\` |`)
+    // The picture of the flow, which the page shows, names the same URL.
+    expect(page).toContain("](images/sign-in-flow.svg)")
+    expect(readFileSync(resolve(import.meta.dirname, "../../docs/images/sign-in-flow.svg"), "utf8")).toContain(`redirect_uri=${callbackUrl}`)
+  })
+})
+
+const skip = await postgresSkipReason()
+if (skip !== undefined) console.warn(`[docs/getting-started.md] skipping the PostgreSQL run: ${skip}`)
+
+describe("docs/getting-started.md signs in with database sessions", () => {
+  let github: GitHubLike
+  beforeAll(async () => {
+    github = await startGitHubLike({ clientId: "gh", clientSecret: "gh-secret", user: { id: 9, login: "grace", name: "Grace Hopper", email: "grace@example.com", avatar_url: "https://example.com/g.png", emails: [] } })
+  })
+  afterAll(() => github?.close())
+  afterEach(() => vi.unstubAllEnvs())
+
+  /** The environment .env.local holds after step 5. */
+  function appEnv(extra: Record<string, string> = {}) {
+    const env = { AUTH_SECRET: "getting-started-secret-0123456789abcdef", AUTH_URL: APP, AUTH_GITHUB_ID: "gh", AUTH_GITHUB_SECRET: "gh-secret", ...extra }
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value)
+  }
+
+  /** The modules auth.ts imports; GitHub is the real one, at the GitHub-like server. */
+  const common = () => ({
+    "@auth/drizzle-adapter": { DrizzleAdapter },
+    "latchkey/next": { Latchkey },
+    "latchkey/providers/github": { default: (options?: object) => GitHub({ ...options, enterprise: { baseUrl: github.baseUrl } }) },
+  })
+
+  /** A browser on the Next.js app whose route serves `handlers`, signed in with GitHub. */
+  async function signIn(handlers: { GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> }) {
+    const dispatch: typeof fetch = async (input, init) => {
+      const url = new URL(String(input))
+      if (url.origin !== APP) return fetch(input, init)
+      if (!url.pathname.startsWith("/auth/")) return appPage(url.href)
+      const request = new Request(url, init as RequestInit)
+      return request.method === "POST" ? handlers.POST(request) : handlers.GET(request)
+    }
+    const browser = new TestBrowser(undefined, dispatch)
+    const { csrfToken } = (await (await browser.open(`${APP}/auth/csrf`)).response.json()) as { csrfToken: string }
+    const { url } = await browser.open(`${APP}/auth/signin/github`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() })
+    const session = await (await browser.open(`${APP}/auth/session`)).response.json()
+    return { url, session, cookie: browser.cookies(APP).get("authjs.session-token") }
+  }
+
+  it("step 3, PGlite: the sign-in writes a session row in the ./.pglite database", async () => {
+    appEnv()
+    const folder = mkdtempSync(join(tmpdir(), "latchkey-getting-started-"))
+    const opened: PGlite[] = []
+    try {
+      // What `latchkey schema --apply ./.pglite` leaves: the folder, with the adapter's tables.
+      const setup = new PGlite(folder)
+      await setup.exec(DRIZZLE_TABLES)
+      await setup.close()
+      // The page's `new PGlite("./.pglite")`, opened in this test's folder instead of the working directory.
+      class FolderPGlite extends PGlite {
+        constructor(path: string) {
+          expect(path).toBe("./.pglite")
+          super(folder)
+          opened.push(this)
+        }
+      }
+      const modules = { ...common(), "@electric-sql/pglite": { PGlite: FolderPGlite }, "drizzle-orm/pglite": drizzlePglite }
+      const { handlers } = await runSnippet(PGLITE.code, modules)
+      const { url, session, cookie } = await signIn(handlers)
+      expect(url.href).toBe(`${APP}/`)
+      expect(session).toMatchObject({ user: { name: "Grace Hopper", email: "grace@example.com" } })
+      const { rows } = await opened[0]!.query<{ sessionToken: string }>('select "sessionToken" from "session"')
+      expect(rows).toHaveLength(1)
+      expect(cookie?.startsWith(rows[0]!.sessionToken.slice(0, 64))).toBe(true)
+    } finally {
+      await Promise.all(opened.map((db) => db.close()))
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it.skipIf(skip !== undefined)(`step 4, PostgreSQL: the same sign-in writes its row through DATABASE_URL${skip ? ` (skipped: ${skip})` : ""}`, async () => {
+    const database = await postgresSchema("drizzle-pg.sql")
+    appEnv({ DATABASE_URL: database.connectionString })
+    let pool: pg.Pool | undefined
+    try {
+      // The page's pool, kept so that this test can end it.
+      class KeptPool extends pg.Pool {
+        constructor(options: pg.PoolConfig) {
+          super(options)
+          pool = this
+        }
+      }
+      const modules = { ...common(), pg: { default: { ...pg, Pool: KeptPool } }, "drizzle-orm/node-postgres": drizzleNodePostgres }
+      const { handlers } = await runSnippet(POSTGRES.code, modules)
+      const { session, cookie } = await signIn(handlers)
+      expect(session).toMatchObject({ user: { name: "Grace Hopper" } })
+      const { rows } = await database.pool.query<{ sessionToken: string }>('select "sessionToken" from "session"')
+      expect(rows).toHaveLength(1)
+      expect(cookie?.startsWith(rows[0]!.sessionToken.slice(0, 64))).toBe(true)
+    } finally {
+      await pool?.end()
+      await database.drop()
+    }
+  }, 60_000)
+})
