@@ -13,30 +13,32 @@ import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { JWT, Session } from "../types.js"
+import { csrfToken } from "../adapters/browser-binding.js"
+import type { CookieSession } from "../adapters/session-store.js"
 import { accountApi, type AccountApi } from "./accounts.js"
 import { nestsWithin, readBoundedBody } from "./body.js"
 import { callbackRoute } from "./callback.js"
-import { confirmedUser } from "./confirmed-session.js"
-import { sessionFromCookies, type CookieSession } from "./cookie-session.js"
-import { settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
+import type { RequestContext, SettledConfig } from "./context.js"
 import { errorUrl } from "./complete-sign-in.js"
-import { csrfToken, verifyCsrf } from "./csrf.js"
-import { clearDatabaseSessionCookies, currentDatabaseSession, freshDatabaseSessionFor, heldSession, readDatabaseSession } from "./database-session.js"
+import { verifyCsrf } from "./csrf.js"
+import type { AuthConfig } from "./options.js"
 import { publicOrigin } from "./origin.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin } from "./redirect.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
 import { html, json, redirect, text } from "./response.js"
-import { applyJwtCallback, clearSessionCookies, currentSession, readFreshClaims, reissuedCookies, sessionFor } from "./session.js"
 import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
+import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
 
-export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
-export type { CookieOption, CookiesOptions, HandlerCookie } from "./cookies.js"
+export type { AuthConfig, AuthPages, AuthTheme } from "./options.js"
+export type { AuthCallbacks } from "../adapters/callbacks.js"
+export type { AuthEvents } from "../adapters/events.js"
+export type { CookieOption, CookiesOptions, HandlerCookie } from "../jwt/cookie-names.js"
 export type { AccountApi, AccountOwner } from "./accounts.js"
-export type { CookieSession } from "./cookie-session.js"
+export type { CookieSession }
 export type { ClientErrorCode } from "./errors.js"
 export type { PasskeyErrorCode, PasskeySummary } from "../webauthn/types.js"
 export { MAX_BODY_BYTES } from "./body.js"
@@ -171,29 +173,17 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
-  if (context.sessionStrategy === "database") {
-    // The row is the session: an update re-reads it (extending it when due) through the session callback.
-    const found = await readDatabaseSession(context, true)
-    const session = found && (await freshDatabaseSessionFor(context, found))
-    return session ? json(session, found!.cookies, 200, PRIVATE) : json(null, found ? clearDatabaseSessionCookies(context) : [], 200, PRIVATE)
-  }
-  const read = await readFreshClaims(context)
-  if (!read) return json(null)
-  const { claims, tokens } = read
+/** The `data` a session update sends, parsed; throws for JSON that is malformed or nests too deep. */
+function submittedData(form: URLSearchParams): unknown {
   const data = form.get("data")
-  let submitted: unknown
-  try {
-    if (data !== null && !nestsWithin(data)) throw new SyntaxError("nested too deep")
-    submitted = data === null ? undefined : JSON.parse(data)
-  } catch {
-    return json({ error: "InvalidData" }, [], 400)
-  }
-  const updated = await applyJwtCallback(context, { token: claims, trigger: "update", session: submitted })
-  if (!updated) return json(null, clearSessionCookies(context))
-  const exp = Math.floor(Date.now() / 1000) + context.sessionMaxAge
-  const cookies = await reissuedCookies(context, updated, claims, tokens)
-  return json(await sessionFor(context, { ...updated, exp }, tokens.claim), cookies)
+  if (data !== null && !nestsWithin(data)) throw new SyntaxError("nested too deep")
+  return data === null ? undefined : JSON.parse(data)
+}
+
+async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
+  const answer = await context.sessions.update(context, () => submittedData(form))
+  if (!answer) return json({ error: "InvalidData" }, [], 400)
+  return json(answer.session, answer.cookies, 200, PRIVATE)
 }
 
 async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
@@ -231,19 +221,19 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
     case "callback":
       return provider ? callbackRoute(context, provider) : redirect(errorUrl(context, "Configuration"))
     case "session": {
-      const { session, cookies } = context.sessionStrategy === "database" ? await currentDatabaseSession(context) : await currentSession(context)
+      const { session, cookies } = await context.sessions.current(context)
       return json(session, cookies, 200, PRIVATE)
     }
     case "signout": {
-      if (context.config.pages?.signOut) return redirect(new URL(context.config.pages.signOut, context.origin).href)
+      if (context.pages.signOut) return redirect(new URL(context.pages.signOut, context.origin).href)
       const { token, cookies } = await csrfToken(context)
       const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
-      return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.config.theme), cookies)
+      return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.theme), cookies)
     }
     case "error":
-      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.config.theme), [], 400)
+      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme), [], 400)
     case "verify-request":
-      return html(verifyRequestPage(context.config.theme))
+      return html(verifyRequestPage(context.theme))
     default:
       return json({ error: "NotFound" }, [], 404)
   }
@@ -272,7 +262,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
   const startupProviders = checkAtStartup(settled)
-  requireAdapterMethods(config.adapter, startupProviders)
+  requireAdapterMethods(settled.adapter, startupProviders)
   settled.providerTokens?.checkAtStartup(settled)
   // With AUTH_URL pinned, the start-up resolution is the one every request needs.
   if (settled.pinnedUrl) providersByOrigin.set(settled.pinnedUrl.origin, startupProviders)
@@ -280,7 +270,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   function providersFor(origin: string): ResolvedProvider[] {
     let providers = providersByOrigin.get(origin)
     if (providers === undefined) {
-      providers = resolveProviders(config.providers, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
+      providers = resolveProviders(settled.appProviders, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
       if (providersByOrigin.size >= MAX_CACHED_ORIGINS) providersByOrigin.delete(providersByOrigin.keys().next().value!)
       providersByOrigin.set(origin, providers)
     }
@@ -289,7 +279,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
 
   /** One request's context; cookies are secure (prefixed) exactly when the public origin is https, unless configured. */
   function contextFor(request: Request, url: URL, origin: string, providers: ResolvedProvider[]): RequestContext {
-    const secure = config.useSecureCookies ?? origin.startsWith("https://")
+    const secure = settled.useSecureCookies ?? origin.startsWith("https://")
     // The settled config is spread last: V8 (Node 20) builds `{ ...settled, more }` through a slow
     // path, about 20 µs a request, while this order costs well under 1 µs. TypeScript refuses a key
     // written both ways (TS2783), so nothing here can be overridden by accident.
@@ -321,7 +311,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       settled.logger.error(error as Error)
       if (!(error instanceof InvalidProviderError)) throw error
       if (JSON_ROUTES.has(action)) return json({ error: "Configuration" }, [], 500)
-      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
+      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, settled.theme), [], 500)
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
     if (providerId !== undefined && provider === undefined) {
@@ -351,15 +341,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     // Without a trusted host the handler answers nothing; reading keeps to the request's own URL.
     const origin = resolved === "untrusted" ? url.origin : resolved
     // The one cookie the handler itself would read for this origin: never the plain name on https.
-    const context = contextFor(request, url, origin, settled.refresher ? startupProviders : [])
-    if (context.sessionStrategy === "database") {
-      const found = await readDatabaseSession(context, false)
-      return found ? freshDatabaseSessionFor(context, found) : null
-    }
-    const read = await readFreshClaims(context)
-    if (!read) return null
-    const shaped = await applyJwtCallback(context, { token: read.claims, trigger: "session" })
-    return shaped ? sessionFor(context, shaped, read.tokens.claim) : null
+    return settled.sessions.read(contextFor(request, url, origin, settled.refresher ? startupProviders : []))
   }
 
   async function getAccessToken(request: Request, providerId: string): Promise<string | null> {
@@ -368,16 +350,14 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     if (resolved === "invalid") return null
     const engine = settled.providerTokens!
     const context = contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, startupProviders)
-    if (context.sessionStrategy !== "database") return engine.accessTokenOf(context, providerId)
-    const found = await readDatabaseSession(context, false)
-    return engine.accessTokenOf(context, providerId, found && heldSession(context, found))
+    return engine.accessTokenOf(context, providerId, await settled.sessions.lend(context))
   }
 
   async function authFromCookies(request: Request): Promise<CookieSession> {
     const url = new URL(request.url)
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return { session: null, unverified: false }
-    return sessionFromCookies(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, []))
+    return settled.sessions.fromCookies(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, []))
   }
 
   // The session callback's answer is what `auth` returns, so its type is S (Session without a callback).
@@ -386,7 +366,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     const url = new URL(request.url)
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
-    return (await confirmedUser(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, [])))?.userId ?? null
+    return (await settled.sessions.confirmedUser(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, [])))?.userId ?? null
   }
 
   const account = accountApi(settled, startupProviders, confirmedUserId)
