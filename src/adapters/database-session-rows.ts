@@ -87,11 +87,17 @@ export function isThisBrowsersToken(context: BindingContext, sessionToken: strin
  * The request's session token, when it is this browser's (or carries no binding, or the app shares
  * sessions across subdomains); undefined for none, and for one bound to another browser.
  */
-export async function thisBrowsersSessionToken(context: SessionContext): Promise<string | undefined> {
+export function thisBrowsersSessionToken(context: SessionContext): string | undefined | Promise<string | undefined> {
   const sessionToken = requestSessionToken(context)
   if (!sessionToken || !context.sessionsBoundToBrowser) return sessionToken
+  // Answered without a promise when the browser's binding is remembered: every read passes here.
   const here = isThisBrowsersToken(context, sessionToken)
-  if (here === true || (here !== false && (await here))) return sessionToken
+  if (here === true) return sessionToken
+  if (here === false) return notBound(context)
+  return here.then((bound) => (bound ? sessionToken : notBound(context)))
+}
+
+function notBound(context: SessionContext): undefined {
   context.logger.debug("session token ignored: bound to another browser", { code: "ERR_SESSION_NOT_BOUND" })
   return undefined
 }
@@ -101,18 +107,26 @@ export async function thisBrowsersSessionToken(context: SessionContext): Promise
  * expired row, or a database that failed, which is logged). With `slide`, a row older than
  * `updateAge` is extended and its cookie re-set, and an expired row is deleted; `auth()` reads
  * without writing. A fresh `session.cache` copy answers instead of the row, unless `confirmed`
- * asks for the row itself (what every write that lasts reads: see confirmed-session.ts).
+ * asks for the row itself (what every write that lasts reads: the store's `confirmedUser`).
  */
-export async function readDatabaseSession(context: SessionContext, slide: boolean, { confirmed = false } = {}): Promise<DatabaseSession | null> {
-  const sessionToken = await thisBrowsersSessionToken(context)
+export async function readDatabaseSession(context: SessionContext, slide: boolean, confirmed = false): Promise<DatabaseSession | null> {
+  const token = thisBrowsersSessionToken(context)
+  const sessionToken = token instanceof Promise ? await token : token
   if (!sessionToken) return null
   // Hybrid sessions: the copy answers unless the row itself is asked for.
   const cached = confirmed || context.sessionCacheMaxAge === 0 ? undefined : await cachedSession(context, sessionToken)
   if (cached) return cached
   const adapter = sessionAdapter(context)
+  // The read every database session makes, awaited once (no wrapper): a failure is logged, and signs the request out.
+  let found
   try {
-    const found = await call("getSessionAndUser", () => adapter.getSessionAndUser(sessionToken))
-    if (!found) return null
+    found = await adapter.getSessionAndUser(sessionToken)
+  } catch (error) {
+    context.logger.error(new AdapterError("getSessionAndUser", error))
+    return null
+  }
+  if (!found) return null
+  try {
     const { session, user } = found
     if (session.expires.getTime() <= Date.now()) {
       if (slide) await call("deleteSession", () => adapter.deleteSession(sessionToken))
@@ -163,12 +177,17 @@ async function boundSessionToken(context: SessionContext): Promise<{ sessionToke
  * The session object for a database session, through the `session` callback (with the user, as in
  * Auth.js). `ended` says a provider refused to refresh one of the user's tokens.
  */
-export async function databaseSessionFor(context: SessionContext, found: DatabaseSession, ended = false): Promise<Session> {
+export function databaseSessionFor(context: SessionContext, found: DatabaseSession, ended = false): Session | Promise<Session> {
   const { user, session: row } = found
   const session: Session = { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
   if (ended) session.error = "RefreshTokenError"
   const callback = context.callbacks.session
-  const shaped = callback ? await callback({ session, user, token: defaultClaims(user) }) : session
+  // Without a session callback the answer needs no promise: the common read stays one await deep.
+  return callback ? shapedBy(callback({ session, user, token: defaultClaims(user) }), ended) : session
+}
+
+async function shapedBy(answer: Session | PromiseLike<Session>, ended: boolean): Promise<Session> {
+  const shaped = await answer
   return ended && shaped && typeof shaped === "object" ? { ...shaped, error: "RefreshTokenError" } : shaped
 }
 
@@ -182,7 +201,7 @@ export function heldSession(context: SessionContext, found: DatabaseSession): He
   let confirmation: Promise<boolean> | undefined
   let revoked = false
   const confirm = async () => {
-    const row = await readDatabaseSession(context, false, { confirmed: true })
+    const row = await readDatabaseSession(context, false, true)
     revoked = row === null || String(row.user.id) !== String(found.user.id)
     return !revoked
   }

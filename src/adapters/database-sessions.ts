@@ -58,7 +58,8 @@ export const databaseSessions: SessionStore = {
   rows: true,
   async read(context) {
     const found = await readDatabaseSession(context, false)
-    return found && freshDatabaseSessionFor(context, found)
+    if (!found) return null
+    return context.providerTokens ? freshDatabaseSessionFor(context, found) : databaseSessionFor(context, found)
   },
   current,
   update,
@@ -85,7 +86,7 @@ export const databaseSessions: SessionStore = {
     if (!sessionToken) return null
     // Even where the app shares sessions across subdomains: only this browser's session may change what lasts.
     if (!(await isThisBrowsersToken(context, sessionToken))) return notThisBrowsers(context)
-    const found = await readDatabaseSession(context, false, { confirmed: true })
+    const found = await readDatabaseSession(context, false, true)
     return found && { userId: String(found.user.id), user: found.user }
   },
   async fromCookies(context) {

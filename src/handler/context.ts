@@ -13,7 +13,7 @@ import type { RefreshCoordinator } from "../provider-tokens/refresh-types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
-import type { AuthConfig, AuthPages, AuthTheme } from "./options.js"
+import type { AuthPages, AuthTheme } from "./options.js"
 import type { RedirectProxy } from "./redirect-proxy.js"
 
 /** The settled configuration, shared by every request. */
@@ -42,8 +42,8 @@ export interface SettledConfig extends SessionSettings {
   refresher: RefreshCoordinator | undefined
   /** The app's `providerTokens` plug-in; undefined without one, so nothing is asked of it. */
   providerTokens: ProviderTokensEngine | undefined
-  /** The options as given: one object per `createAuth`, which plug-ins key their per-instance memory by. */
-  config: AuthConfig
+  /** One object per `createAuth` (its options object), which plug-ins key their per-instance memory by. */
+  instance: object
 }
 
 /** One request's view of the configuration. */

@@ -13,25 +13,19 @@ import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { JWT, Session } from "../types.js"
-import { csrfToken } from "../adapters/browser-binding.js"
 import type { CookieSession } from "../adapters/session-store.js"
 import { accountApi, type AccountApi } from "./accounts.js"
-import { nestsWithin, readBoundedBody } from "./body.js"
-import { callbackRoute } from "./callback.js"
+import { readBoundedBody } from "./body.js"
 import type { RequestContext, SettledConfig } from "./context.js"
 import { errorUrl } from "./complete-sign-in.js"
-import { verifyCsrf } from "./csrf.js"
 import type { AuthConfig } from "./options.js"
 import { publicOrigin } from "./origin.js"
-import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
-import { sameOrigin } from "./redirect.js"
+import { errorPage } from "./pages/simple.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
 import { html, json, redirect, text } from "./response.js"
-import { signInPageRoute, startProviderSignIn } from "./signin.js"
-import { signOut } from "./signout.js"
+import { get, JSON_ROUTES, post } from "./routes.js"
 import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
-import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
 
 export type { AuthConfig, AuthPages, AuthTheme } from "./options.js"
 export type { AuthCallbacks } from "../adapters/callbacks.js"
@@ -118,30 +112,6 @@ export type AccessTokenApiOf<P> = [P] extends [never] ? unknown : [P] extends [P
 
 const MAX_CACHED_ORIGINS = 16
 
-/**
- * The form fields of a POST whose body was already read (and bounded) by the handler; undefined for
- * a JSON body that nests deeper than `MAX_JSON_DEPTH`. A body is JSON when its media type is
- * `application/json` (not when the type merely mentions it, as `text/plain; x=application/json`,
- * which a cross-site `no-cors` fetch may send: that is read as a form, and CSRF-checked like one).
- */
-function formOf(request: Request, body: string): URLSearchParams | undefined {
-  const type = request.headers.get("content-type") ?? ""
-  if (type.split(";", 1)[0]!.trim().toLowerCase() === "application/json") {
-    if (!nestsWithin(body)) return undefined
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(body)
-    } catch {
-      parsed = {}
-    }
-    const record = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {}
-    // Strings as sent; an object (such as `data` for a session update) as its JSON.
-    const fields = Object.entries(record).filter(([, value]) => value !== undefined && value !== null)
-    return new URLSearchParams(fields.map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]))
-  }
-  return new URLSearchParams(body)
-}
-
 function untrustedHost(settled: SettledConfig): Response {
   settled.logger.error(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
   return text("Untrusted host", 400)
@@ -158,84 +128,12 @@ async function buffer(incoming: Request): Promise<{ request: Request; body: stri
   return { request: new Request(incoming.url, { method: "POST", headers: incoming.headers, body }), body }
 }
 
-/** Routes that answer JSON, errors included: their callers are scripts, not pages. */
-const JSON_ROUTES = new Set(["session", "csrf", "providers"])
-
-/** The session and CSRF token are per user: no shared cache, and no browser cache, may keep them. */
-const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" }
-
 /** A path segment percent-decoded, or undefined when its encoding is malformed. */
 function decodeSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment)
   } catch {
     return undefined
-  }
-}
-
-/** The `data` a session update sends, parsed; throws for JSON that is malformed or nests too deep. */
-function submittedData(form: URLSearchParams): unknown {
-  const data = form.get("data")
-  if (data !== null && !nestsWithin(data)) throw new SyntaxError("nested too deep")
-  return data === null ? undefined : JSON.parse(data)
-}
-
-async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
-  const answer = await context.sessions.update(context, () => submittedData(form))
-  if (!answer) return json({ error: "InvalidData" }, [], 400)
-  return json(answer.session, answer.cookies, 200, PRIVATE)
-}
-
-async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
-  const form = formOf(context.request, body)
-  if (form === undefined) {
-    // Anyone may send one, before any CSRF check: refused as bad input, not logged as an error.
-    context.logger.debug("a JSON body nested too deep was refused", { code: "ERR_JSON_DEPTH" })
-    return json({ error: "InvalidRequest" }, [], 400)
-  }
-  if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, form)
-  // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
-  if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
-  if (!(await verifyCsrf(context, form.get("csrfToken")))) {
-    if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
-    return redirect(errorUrl(context, "MissingCSRF"))
-  }
-  if ((action === "signin" || action === "callback") && provider) return startProviderSignIn(context, provider, form)
-  if (action === "signout") return signOut(context, form)
-  if (action === "session") return sessionUpdate(context, form)
-  return json({ error: "NotFound" }, [], 404)
-}
-
-async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
-  if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider)
-  const { url } = context
-  switch (action) {
-    case "providers":
-      return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
-    case "csrf": {
-      const { token, cookies } = await csrfToken(context)
-      return json({ csrfToken: token }, cookies, 200, PRIVATE)
-    }
-    case "signin":
-      return signInPageRoute(context)
-    case "callback":
-      return provider ? callbackRoute(context, provider) : redirect(errorUrl(context, "Configuration"))
-    case "session": {
-      const { session, cookies } = await context.sessions.current(context)
-      return json(session, cookies, 200, PRIVATE)
-    }
-    case "signout": {
-      if (context.pages.signOut) return redirect(new URL(context.pages.signOut, context.origin).href)
-      const { token, cookies } = await csrfToken(context)
-      const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
-      return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.theme), cookies)
-    }
-    case "error":
-      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme), [], 400)
-    case "verify-request":
-      return html(verifyRequestPage(context.theme))
-    default:
-      return json({ error: "NotFound" }, [], 404)
   }
 }
 
@@ -261,7 +159,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
 ): Auth<S> & AccessTokenApiOf<P> {
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
-  const startupProviders = checkAtStartup(settled)
+  const startupProviders = checkAtStartup(settled, config)
   requireAdapterMethods(settled.adapter, startupProviders)
   settled.providerTokens?.checkAtStartup(settled)
   // With AUTH_URL pinned, the start-up resolution is the one every request needs.

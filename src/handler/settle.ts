@@ -63,7 +63,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
     ...settleProviderTokens(config, secret, logger),
-    config,
+    instance: config,
   }
 }
 

@@ -6,6 +6,7 @@
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
+import type { AuthConfig } from "./options.js"
 import { checkWebAuthnAtStartup } from "./webauthn-startup.js"
 
 /** Token endpoint authentication methods that need the client secret. */
@@ -15,7 +16,7 @@ const SECRET_METHODS = new Set(["client_secret_basic", "client_secret_post", "cl
  * Resolves the providers once (a missing client id or issuer, or a duplicate id, throws
  * `InvalidProviderError`), refuses what cannot run, and warns about what is probably a mistake.
  */
-export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
+export function checkAtStartup(settled: SettledConfig, config: AuthConfig): ResolvedProvider[] {
   const { logger } = settled
   const origin = settled.pinnedUrl?.origin ?? "http://localhost"
   const providers = resolveProviders(settled.appProviders, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
@@ -26,9 +27,9 @@ export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
     }
   }
   const pinnedPath = settled.pinnedUrl?.pathname
-  if (settled.config.basePath !== undefined && pinnedPath !== undefined && pinnedPath !== "/" && pinnedPath.replace(/\/$/, "") !== settled.basePath) {
+  if (config.basePath !== undefined && pinnedPath !== undefined && pinnedPath !== "/" && pinnedPath.replace(/\/$/, "") !== settled.basePath) {
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })
   }
-  checkWebAuthnAtStartup(settled, providers)
+  checkWebAuthnAtStartup(settled, config, providers)
   return providers
 }

@@ -33,7 +33,7 @@ export function passkeyHost(context: RequestContext): PasskeyHost {
     providers: context.providers,
     adapter: context.adapter,
     logger: context.logger,
-    instance: context.config,
+    instance: context.instance,
     verifyCsrf: (submitted) => verifyCsrf(context, submitted),
     // Every passkey route adds, renames, deletes or lists credentials: the row decides, never the cache.
     signedInUser: () => context.sessions.confirmedUser(context),

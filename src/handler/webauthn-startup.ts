@@ -8,6 +8,7 @@ import { InvalidOptionError, InvalidProviderError } from "../errors.js"
 import { withAdapterMethods } from "../adapters/adapter.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
+import type { AuthConfig } from "./options.js"
 
 /** The longest ceremony, and so challenge, allowed: 10 minutes, WebAuthn's recommended upper bound. */
 const MAX_TIMEOUT = 10 * 60 * 1000
@@ -16,8 +17,8 @@ const USER_VERIFICATION = new Set<unknown>(["required", "preferred", "discourage
 const ADD_CEREMONY = 'add `import { webauthn } from "latchkey/webauthn"` and pass it to createAuth: createAuth({ providers, adapter, webauthn }).'
 
 /** Throws for a passkey setup that cannot work; warns about one that is probably a mistake. */
-export function checkWebAuthnAtStartup(settled: SettledConfig, providers: readonly ResolvedProvider[]): void {
-  const { config, logger } = settled
+export function checkWebAuthnAtStartup(settled: SettledConfig, config: AuthConfig, providers: readonly ResolvedProvider[]): void {
+  const { logger } = settled
   const experimental = (config as { experimental?: { enableWebAuthn?: unknown } }).experimental
   if (experimental?.enableWebAuthn !== undefined) {
     throw new InvalidOptionError("experimental.enableWebAuthn", `latchkey has no experimental switch for passkeys: remove experimental.enableWebAuthn, and ${ADD_CEREMONY}`)
