@@ -6,7 +6,8 @@
 //   B  auth() with a database session, @auth/pg-adapter
 //   C  auth() with that database session and its hybrid cache cookie
 //   D  @auth/core's Auth() answering GET /api/auth/session for the row (once per round, shared)
-// Prints the median µs per read per build, the per-round ratio this/other, and this build's D / B.
+// Prints the median µs per read per build (wall, and this process's CPU time, which other processes'
+// load barely moves), the per-round ratios this/other, and each build's D / B.
 import { Auth } from "@auth/core"
 import GitHub from "@auth/core/providers/github"
 import PostgresAdapter from "@auth/pg-adapter"
@@ -26,14 +27,6 @@ const ORIGIN = "http://localhost:3000"
 const ROUNDS = Math.max(5, Number(process.env.SESSIONS_ROUNDS ?? 9))
 const ROUND_MS = Number(process.env.SESSIONS_ROUND_MS ?? 700)
 
-const store = await freshSchema()
-const pool = schemaPool(store.schema, 4)
-try {
-  await main()
-} finally {
-  await store.drop()
-  await pool.end()
-}
 
 const pairsOf = (response) => response.headers.getSetCookie().map((line) => line.split(";")[0]).filter((pair) => !pair.endsWith("="))
 const header = (pairs) => [...new Map(pairs.map((pair) => pair.split(/=(.*)/s).slice(0, 2)))].map(([name, value]) => `${name}=${value}`).join("; ")
@@ -66,14 +59,18 @@ async function readsOf(latchkey, adapter, ada) {
   return { reads, databaseCookie }
 }
 
+/** One round of `read`: wall µs per read, and this process's CPU µs per read (which other processes' load barely moves). */
 async function round(read, ms) {
   let count = 0
+  const cpu = process.cpuUsage()
   const start = performance.now()
   while (performance.now() < start + ms) {
     await read()
     count++
   }
-  return ((performance.now() - start) * 1000) / count
+  const wall = ((performance.now() - start) * 1000) / count
+  const used = process.cpuUsage(cpu)
+  return { wall, cpu: (used.user + used.system) / count }
 }
 
 const median = (values) => {
@@ -90,24 +87,47 @@ async function main() {
   const cookie = builds.this.databaseCookie
   const D = async () => (await Auth(new Request(`${ORIGIN}/api/auth/session`, { headers: { cookie } }), authjs)).json()
   const times = {}
+  const cpu = {}
   const cases = []
   for (const key of ["A", "B", "C"]) for (const build of ["this", "other"]) cases.push({ name: `${key} ${build}`, read: builds[build].reads[key] })
   cases.push({ name: "D authjs", read: D })
   for (const { name, read } of cases) {
     times[name] = []
+    cpu[name] = []
     await round(read, 200)
   }
-  for (let r = 0; r < ROUNDS; r++) for (const { name, read } of cases) times[name].push(await round(read, ROUND_MS))
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const { name, read } of cases) {
+      const { wall, cpu: used } = await round(read, ROUND_MS)
+      times[name].push(wall)
+      cpu[name].push(used)
+    }
+  }
   const us = (value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1))
-  const ratio = (over, under) => {
-    const each = times[over].map((time, i) => time / times[under][i])
+  const ratio = (over, under, of = times) => {
+    const each = of[over].map((time, i) => time / of[under][i])
     return `${median(each).toFixed(2)}× (rounds ${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)}×)`
   }
   console.log(`\nsession reads, this build against ${other} (${ROUNDS} interleaved rounds of ${ROUND_MS} ms per case; PostgreSQL via @auth/pg-adapter)`)
   console.log(`machine: ${machineLine()}\n`)
-  console.log("| read | this µs | other µs | this / other (per round) |")
-  console.log("|---|---:|---:|---:|")
+  console.log("| read | this µs | other µs | this / other (per round) | this CPU µs | other CPU µs | CPU this / other |")
+  console.log("|---|---:|---:|---:|---:|---:|---:|")
   const labels = { A: "JWT auth()", B: "database auth(), pg", C: "hybrid auth(), cache cookie" }
-  for (const key of ["A", "B", "C"]) console.log(`| ${key} ${labels[key]} | ${us(median(times[`${key} this`]))} | ${us(median(times[`${key} other`]))} | ${ratio(`${key} this`, `${key} other`)} |`)
-  console.log(`\n@auth/core GET /api/auth/session: ${us(median(times["D authjs"]))} µs; D / B: this ${ratio("D authjs", "B this")}, other ${ratio("D authjs", "B other")}`)
+  for (const key of ["A", "B", "C"]) {
+    const [mine, theirs] = [`${key} this`, `${key} other`]
+    const wall = `${us(median(times[mine]))} | ${us(median(times[theirs]))} | ${ratio(mine, theirs)}`
+    console.log(`| ${key} ${labels[key]} | ${wall} | ${us(median(cpu[mine]))} | ${us(median(cpu[theirs]))} | ${ratio(mine, theirs, cpu)} |`)
+  }
+  console.log(`\n@auth/core GET /api/auth/session: ${us(median(times["D authjs"]))} µs (CPU ${us(median(cpu["D authjs"]))} µs)`)
+  console.log(`D / B wall: this ${ratio("D authjs", "B this")}, other ${ratio("D authjs", "B other")}`)
+  console.log(`D / B CPU: this ${ratio("D authjs", "B this", cpu)}, other ${ratio("D authjs", "B other", cpu)}`)
+}
+
+const store = await freshSchema()
+const pool = schemaPool(store.schema, 4)
+try {
+  await main()
+} finally {
+  await store.drop()
+  await pool.end()
 }
