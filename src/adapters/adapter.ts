@@ -5,8 +5,7 @@
  * feature needs is listed once, in requirements.ts, and checked by `withAdapterMethods` before it
  * is called.
  */
-import { MissingAdapterMethodError } from "../errors.js"
-import type { AccountLinkingMethods, AdapterAccount, AdapterUser } from "../oauth/account-linking.js"
+import { withMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "../oauth/account-linking.js"
 import type { Account, Awaitable } from "../types.js"
 
 export type { AdapterAccount, AdapterUser }
@@ -186,7 +185,5 @@ export type AdapterWith<M extends keyof Adapter> = Adapter & Required<Pick<Adapt
  * ```
  */
 export function withAdapterMethods<M extends keyof Adapter>(adapter: Adapter | undefined, methods: readonly M[], feature: string): AdapterWith<M> {
-  const missing = methods.filter((method) => typeof adapter?.[method] !== "function")
-  if (adapter === undefined || missing.length > 0) throw new MissingAdapterMethodError([...new Set(missing)], feature, adapter === undefined)
-  return adapter as AdapterWith<M>
+  return withMethods(adapter, methods, feature)
 }

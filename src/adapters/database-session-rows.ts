@@ -41,7 +41,7 @@ function sessionAdapter(context: SessionContext): AdapterWith<(typeof SESSION_ME
 }
 
 /** Runs an adapter call; a failure becomes an `AdapterError` that carries no row, token or message. */
-async function call<T>(method: string, run: () => T | PromiseLike<T>): Promise<T> {
+export async function call<T>(method: string, run: () => T | PromiseLike<T>): Promise<T> {
   try {
     return await run()
   } catch (error) {

@@ -5,10 +5,10 @@
  * every lasting change makes, and the session lent to provider tokens before they write, read or
  * check the row itself, so a revoked session changes nothing. Sign-out and revocation delete rows.
  */
-import { AdapterError } from "../errors.js"
 import { withAdapterMethods, type AdapterUser, type AdapterWith } from "./adapter.js"
 import { notThisBrowsers } from "./browser-binding.js"
 import {
+  call,
   clearDatabaseSessionCookies,
   createDatabaseSession,
   databaseSessionFor,
@@ -37,20 +37,18 @@ async function isBoundHere(context: SessionContext, sessionToken: string): Promi
   return BOUND_TOKEN.test(sessionToken) && (!context.sessionsBoundToBrowser || (await isThisBrowsersToken(context, sessionToken)))
 }
 
-/** `GET /session`: the row read and slid, as the session callback shapes it (firing `session`); the cookies cleared when it is gone. */
-async function current(context: SessionContext): Promise<SessionAnswer> {
+/**
+ * `GET /session` (`update` false: firing `session`) and `POST /session` (`update` true: the row is
+ * the session, so an update re-reads it): the row read and slid, through the session callback.
+ * Signed out, the cookies are cleared: for a read, whenever a session cookie came; for an update,
+ * when a row was found but freshening ended it.
+ */
+async function current(context: SessionContext, update = false): Promise<SessionAnswer> {
   const found = await readDatabaseSession(context, true)
   const session = found && (await freshDatabaseSessionFor(context, found))
-  if (!found || !session) return { session: null, cookies: requestSessionToken(context) ? clearDatabaseSessionCookies(context) : [] }
-  await fireEvent(context, "session", { session, token: defaultClaims(found.user) })
+  if (!found || !session) return { session: null, cookies: (update ? found : requestSessionToken(context)) ? clearDatabaseSessionCookies(context) : [] }
+  if (!update) await fireEvent(context, "session", { session, token: defaultClaims(found.user) })
   return { session, cookies: found.cookies }
-}
-
-/** `POST /session`: the row is the session, so an update re-reads it (extending it when due) through the session callback. */
-async function update(context: SessionContext): Promise<SessionAnswer> {
-  const found = await readDatabaseSession(context, true)
-  const session = found && (await freshDatabaseSessionFor(context, found))
-  return session ? { session, cookies: found!.cookies } : { session: null, cookies: found ? clearDatabaseSessionCookies(context) : [] }
 }
 
 /** The database (and hybrid) session store. */
@@ -61,8 +59,8 @@ export const databaseSessions: SessionStore = {
     if (!found) return null
     return context.providerTokens ? freshDatabaseSessionFor(context, found) : databaseSessionFor(context, found)
   },
-  current,
-  update,
+  current: (context) => current(context),
+  update: (context) => current(context, true),
   async issue(context, { user }) {
     // As in Auth.js, a database session runs no jwt callback: the row is the session.
     return createDatabaseSession(context, user as AdapterUser)
@@ -71,12 +69,7 @@ export const databaseSessions: SessionStore = {
     const sessionToken = requestSessionToken(context)
     if (sessionToken) {
       const adapter = context.adapter as AdapterWith<"deleteSession">
-      let session
-      try {
-        session = await adapter.deleteSession(sessionToken)
-      } catch (error) {
-        throw new AdapterError("deleteSession", error)
-      }
+      const session = await call("deleteSession", () => adapter.deleteSession(sessionToken))
       await fireEvent(context, "signOut", { token: null, session: session ?? null })
     }
     return clearDatabaseSessionCookies(context)

@@ -56,7 +56,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     theme: config.theme,
     callbacks: (config.callbacks ?? {}) as AuthCallbacks,
     events: config.events ?? {},
-    codec: { encode: config.jwt?.encode, decode: config.jwt?.decode },
+    codec: config.jwt ?? {},
     http: { fetch: config.fetch, timeout: config.timeout },
     adapter: config.adapter,
     webauthn: config.webauthn,

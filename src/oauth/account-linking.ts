@@ -61,9 +61,13 @@ export interface AccountLinkingMethods {
 /** What account linking calls (`resolveSignIn`): every OAuth and OIDC sign-in with an adapter. */
 export const LINKING_METHODS = ["getUserByAccount", "getUser", "getUserByEmail", "createUser", "linkAccount"] as const satisfies readonly (keyof AccountLinkingMethods)[]
 
-/** An adapter narrowed to the linking methods; throws `MissingAdapterMethodError` naming those it lacks (or when there is none). */
-export function withLinkingMethods(adapter: AccountLinkingMethods | undefined, feature: string): AccountLinkingMethods & Required<Pick<AccountLinkingMethods, (typeof LINKING_METHODS)[number]>> {
-  const missing = LINKING_METHODS.filter((method) => typeof adapter?.[method] !== "function")
-  if (adapter === undefined || missing.length > 0) throw new MissingAdapterMethodError(missing, feature, adapter === undefined)
-  return adapter as AccountLinkingMethods & Required<Pick<AccountLinkingMethods, (typeof LINKING_METHODS)[number]>>
+/**
+ * `target` narrowed to have `methods`; throws `MissingAdapterMethodError` naming those it lacks (or
+ * when there is none). Account linking checks its methods with it, and so does `withAdapterMethods`
+ * for every other feature, one floor up.
+ */
+export function withMethods<T extends object, M extends keyof T>(target: T | undefined, methods: readonly M[], feature: string): T & Required<Pick<T, M>> {
+  const missing = methods.filter((method) => typeof target?.[method] !== "function")
+  if (target === undefined || missing.length > 0) throw new MissingAdapterMethodError([...new Set(missing as string[])], feature, target === undefined)
+  return target as T & Required<Pick<T, M>>
 }

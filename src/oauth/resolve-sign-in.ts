@@ -1,6 +1,6 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
-import { withLinkingMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "./account-linking.js"
+import { LINKING_METHODS, withMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "./account-linking.js"
 
 /**
  * What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone.
@@ -69,7 +69,7 @@ export interface ResolveSignInResult {
  */
 export async function resolveSignIn(given: AccountLinkingMethods, params: ResolveSignInParams): Promise<ResolveSignInResult> {
   const { account, provider, currentUserId } = params
-  const adapter = withLinkingMethods(given, `provider "${provider.id}" (account linking)`)
+  const adapter = withMethods(given, LINKING_METHODS, `provider "${provider.id}" (account linking)`)
   // Only the account's identity: the adapter has no use for its tokens here.
   const known = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (known) {
