@@ -103,7 +103,7 @@ export function tokenClaimForSignIn(context: ProviderTokensHost, account: Accoun
 /**
  * What callbacks see of the claim: `{ provider, expires_at, error }` in place of its text. The
  * claims are returned as they are when the claim is not text: absent, or already what a `jwt`
- * callback returned (which is never what is kept: see session.ts).
+ * callback returned (which is never what is kept: see adapters/jwt-session-token.ts).
  */
 export function withPublicTokens(claims: JWT): JWT {
   if (typeof claims[TOKENS_CLAIM] !== "string") return claims
