@@ -1,40 +1,14 @@
 /**
  * The storage interface: Auth.js's `Adapter`, declared here method for method, so an existing
- * Auth.js adapter is passed without changes. Every method is optional, as in Auth.js; what each
+ * Auth.js adapter is passed without changes (the account-linking methods are declared one floor
+ * down, in oauth/account-linking.ts, where the linking rules call them). Every method is optional, as in Auth.js; what each
  * feature needs is listed once, in requirements.ts, and checked by `withAdapterMethods` before it
  * is called.
  */
-import { MissingAdapterMethodError } from "../errors.js"
-import type { Account, Awaitable, User } from "../types.js"
+import { withMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "../oauth/account-linking.js"
+import type { Account, Awaitable } from "../types.js"
 
-/**
- * A stored user: always has an id.
- *
- * @example
- * ```ts
- * import type { AdapterUser } from "latchkey/adapters"
- * const user: AdapterUser = { id: "u_1", name: "Ada", email: "ada@example.com", emailVerified: null }
- * ```
- */
-export interface AdapterUser extends User {
-  id: string
-  email?: string | null
-  /** When the user proved they own `email` (email sign-in), else null. */
-  emailVerified?: Date | null
-}
-
-/**
- * A stored account: linked to a user.
- *
- * @example
- * ```ts
- * import type { AdapterAccount } from "latchkey/adapters"
- * const account: AdapterAccount = { userId: "u_1", provider: "github", type: "oauth", providerAccountId: "583231" }
- * ```
- */
-export interface AdapterAccount extends Account {
-  userId: string
-}
+export type { AdapterAccount, AdapterUser }
 
 /**
  * The account types an adapter stores, as Auth.js's `AdapterAccountType` (`@auth/core/adapters`,
@@ -137,15 +111,8 @@ export interface AdapterAuthenticator {
  * } // then: createAuth({ providers, adapter })
  * ```
  */
-export interface Adapter {
-  /** latchkey leaves the id to the adapter (the database's default); Auth.js passes a random UUID. */
-  createUser?(user: Omit<AdapterUser, "id"> & { id?: string }): Awaitable<AdapterUser>
-  getUser?(id: string): Awaitable<AdapterUser | null>
-  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
-  getUserByAccount?(account: Pick<Account, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
+export interface Adapter extends AccountLinkingMethods {
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
-  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
   unlinkAccount?(account: Pick<Account, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
@@ -218,7 +185,5 @@ export type AdapterWith<M extends keyof Adapter> = Adapter & Required<Pick<Adapt
  * ```
  */
 export function withAdapterMethods<M extends keyof Adapter>(adapter: Adapter | undefined, methods: readonly M[], feature: string): AdapterWith<M> {
-  const missing = methods.filter((method) => typeof adapter?.[method] !== "function")
-  if (adapter === undefined || missing.length > 0) throw new MissingAdapterMethodError([...new Set(missing)], feature, adapter === undefined)
-  return adapter as AdapterWith<M>
+  return withMethods(adapter, methods, feature)
 }

@@ -5,11 +5,14 @@
  * `createAuth` as it is; `memoryAdapter` keeps everything in memory for tests and demos; and
  * `withAdapterMethods` narrows an adapter to the methods a feature calls, or throws a
  * `MissingAdapterMethodError` naming those it lacks. The table of which feature calls which
- * methods lives in requirements.ts. This folder sits below the plug-ins and the handler and
- * imports only the shared types and errors.
+ * methods lives in requirements.ts. The folder is also the storage floor of `createAuth`: one
+ * `SessionStore` (session-store.ts) with JWT, database and hybrid implementations, which the
+ * handler calls without asking which one it has. It sits below the plug-ins and the handler, and
+ * imports only the floors under it.
  *
  * @module
  */
 export type { Adapter, AdapterUser, AdapterAccount, AdapterAccountType, AdapterSession, AdapterAuthenticator, AdapterWith, VerificationToken } from "./adapter.js"
 export { withAdapterMethods } from "./adapter.js"
 export { memoryAdapter } from "./memory-adapter.js"
+export type { SessionStore } from "./session-store.js"

@@ -6,10 +6,11 @@
  * missing method is a `MissingAdapterMethodError` naming it, never a `TypeError` halfway through a
  * write.
  */
+import { LINKING_METHODS } from "../oauth/account-linking.js"
 import { withAdapterMethods, type Adapter } from "./adapter.js"
 
-/** What account linking calls (`resolveSignIn`): every OAuth and OIDC sign-in with an adapter. */
-export const LINKING_METHODS = ["getUserByAccount", "getUser", "getUserByEmail", "createUser", "linkAccount"] as const satisfies readonly (keyof Adapter)[]
+/** What account linking calls (`resolveSignIn`): every OAuth and OIDC sign-in with an adapter (declared beside it). */
+export { LINKING_METHODS }
 
 /**
  * Email sign-in, as Auth.js checks it: the single-use tokens, and the user with the address. A

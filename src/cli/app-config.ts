@@ -7,7 +7,7 @@
  * are exposed to it, because a config is code: its providers are functions and its values come
  * from the environment.
  */
-import type { AuthConfig } from "../handler/config.js"
+import type { AuthConfig } from "../handler/options.js"
 import { brandedConfig } from "../handler/config-brand.js"
 import type { CliIO } from "./io.js"
 import { exposeEnvFiles } from "./env-files.js"

@@ -5,12 +5,12 @@
  * otherwise forget: an account is unlinked only from its owner, and never when it is the user's
  * last way to sign in (counting only the ways this app still offers). Given a request instead of a
  * user id, a change applies to that request's user, confirmed against the session's database row
- * (see confirmed-session.ts): a revoked session's cache copy changes nothing.
+ * (the session store's `confirmedUser`): a revoked session's cache copy changes nothing.
  */
-import { InvalidOptionError, LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
+import { LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
 import { withAdapterMethods } from "../adapters/adapter.js"
 import type { ResolvedProvider } from "../providers/types.js"
-import type { SettledConfig } from "./config.js"
+import type { SettledConfig } from "./context.js"
 
 /**
  * What `createAuth` returns besides the handler, for account pages and admin tools.
@@ -48,19 +48,13 @@ export interface AccountApi {
  */
 export type AccountOwner = string | Request
 
-function databaseOnly(settled: SettledConfig, what: string): void {
-  if (settled.sessionStrategy !== "database") {
-    throw new InvalidOptionError("session.strategy", `${what} needs database sessions: a JWT session lives until it expires. Use strategy "database" (with session.cache for speed).`)
-  }
-}
-
 /**
  * The account API over the settled configuration; `providers` says which ways to sign in exist,
- * `confirmedUserId` reads a request's confirmed session (see confirmed-session.ts).
+ * `confirmedUserId` reads a request's confirmed session (the session store's `confirmedUser`).
  */
 export function accountApi(settled: SettledConfig, providers: readonly ResolvedProvider[], confirmedUserId: (request: Request) => Promise<string | null>): AccountApi {
   const adapterWith = <M extends Parameters<typeof withAdapterMethods>[1][number]>(methods: readonly M[], feature: string) =>
-    withAdapterMethods(settled.config.adapter, methods, feature)
+    withAdapterMethods(settled.adapter, methods, feature)
 
   async function userIdOf(owner: AccountOwner): Promise<string> {
     if (typeof owner === "string") return owner
@@ -85,15 +79,8 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
   }
 
   return {
-    async revokeSession(sessionToken) {
-      databaseOnly(settled, "revokeSession")
-      await adapterWith(["deleteSession"], "revokeSession").deleteSession(sessionToken)
-    },
-    async revokeSessions(user) {
-      databaseOnly(settled, "revokeSessions")
-      const adapter = adapterWith(["deleteSessionsByUserId"], "revokeSessions")
-      await adapter.deleteSessionsByUserId(await userIdOf(user))
-    },
+    revokeSession: (sessionToken) => settled.sessions.revoke(settled, sessionToken),
+    revokeSessions: (user) => settled.sessions.revokeUser(settled, () => userIdOf(user)),
     async unlinkAccount(user, account) {
       const adapter = adapterWith(["getUserByAccount", "unlinkAccount"], "unlinkAccount")
       const userId = await userIdOf(user)

@@ -5,8 +5,9 @@
  */
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
-import type { RequestContext } from "./config.js"
-import { cookieSpec, requestCookies, setCookieHeaders } from "./cookies.js"
+import type { RequestContext } from "./context.js"
+import { requestCookies, setCookieHeaders } from "../jwt/cookies.js"
+import { cookieSpec } from "../jwt/cookie-names.js"
 import { sameOrigin } from "./redirect.js"
 
 /** A day: long enough for an emailed link opened the next morning, and no longer. */

@@ -4,21 +4,20 @@
  * redirect to the saved destination.
  *
  * Only an OAuth or OpenID Connect sign-in may link a new account to the user already signed in, and
- * only when that session is this browser's own and still has its database row (confirmed-session.ts). An emailed link signs in as the user with that
+ * only when that session is this browser's own and still has its database row (the session store's
+ * `confirmedUser`). An emailed link signs in as the user with that
  * address and credentials sign in as the user `authorize` returns: neither ever joins the current
  * session, so opening an attacker's link, or a second person logging in on a shared browser, cannot
  * attach anything to the signed-in user.
  */
 import { OAuthAccountNotLinkedError } from "../errors.js"
-import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
+import { withAdapterMethods } from "../adapters/adapter.js"
+import { fireEvent } from "../adapters/events.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
-import { fireEvent, type RequestContext } from "./config.js"
-import { confirmedUser } from "./confirmed-session.js"
-import { createDatabaseSession } from "./database-session.js"
+import type { RequestContext } from "./context.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
-import { applyJwtCallback, bindToBrowser, defaultClaims, sessionCookies } from "./session.js"
 
 /** A signed-in identity, before linking. */
 export interface SignInOutcome {
@@ -39,7 +38,7 @@ export interface SignInOutcome {
 
 /** The URL of the error page for a client code. */
 export function errorUrl(context: RequestContext, code: string): string {
-  const target = context.config.pages?.error ?? `${context.baseUrl}/error`
+  const target = context.pages.error ?? `${context.baseUrl}/error`
   const url = new URL(target, context.origin)
   url.searchParams.set("error", code)
   return url.href
@@ -51,18 +50,20 @@ export function errorUrl(context: RequestContext, code: string): string {
  */
 async function linkingUserId(context: RequestContext, outcome: SignInOutcome): Promise<string | null> {
   if (outcome.provider.type !== "oauth" && outcome.provider.type !== "oidc") return null
-  return (await confirmedUser(context))?.userId ?? null
+  return (await context.sessions.confirmedUser(context))?.userId ?? null
 }
 
 async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   if (outcome.resolveUser) return outcome.resolveUser()
-  const adapter = context.config.adapter
-  if (adapter && outcome.provider.type === "credentials" && context.sessionStrategy === "database") return credentialsUser(context, outcome)
+  const adapter = context.adapter
+  // One of the two questions about the store asked outside it: a session row needs a user row, so
+  // credentials with database sessions look their user up (and create it); JWT sessions need none.
+  if (adapter && outcome.provider.type === "credentials" && context.sessions.rows) return credentialsUser(context, outcome)
   // Credentials sign in as the user authorize() returns, and are not stored, as in Auth.js.
   if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
   const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
-  // With provider tokens kept fresh in account rows, a returning user's row gets this sign-in's tokens.
-  if (context.sessionStrategy === "database") await context.providerTokens?.storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
+  // With provider tokens kept in account rows (database sessions), a returning user's row gets this sign-in's tokens.
+  await context.providerTokens?.storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
   if (linked.isNewAccount) await fireEvent(context, "linkAccount", { user: linked.user, account: linked.account })
   return { user: linked.user as User, isNewUser: linked.isNewUser }
@@ -74,7 +75,7 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
  * account is linked, and nothing links to the current session.
  */
 async function credentialsUser(context: RequestContext, outcome: SignInOutcome) {
-  const adapter = withAdapterMethods(context.config.adapter, ["getUser", "createUser"], "credentials with database sessions")
+  const adapter = withAdapterMethods(context.adapter, ["getUser", "createUser"], "credentials with database sessions")
   const { id, ...fields } = outcome.user
   const existing = id === undefined ? null : await adapter.getUser(id)
   if (existing) return { user: existing as User, isNewUser: false }
@@ -85,7 +86,7 @@ async function credentialsUser(context: RequestContext, outcome: SignInOutcome) 
 
 /** Where a new user goes first: `pages.newUser`, carrying where they were headed; else there. */
 function firstDestination(context: RequestContext, destination: string, isNewUser: boolean | undefined): string {
-  const page = context.config.pages?.newUser
+  const page = context.pages.newUser
   if (!isNewUser || !page) return destination
   const target = new URL(page, context.origin)
   target.searchParams.set("callbackUrl", destination)
@@ -95,7 +96,7 @@ function firstDestination(context: RequestContext, destination: string, isNewUse
 /** Finishes a sign-in and answers with the redirect that carries the session cookie. */
 export async function completeSignIn(context: RequestContext, outcome: SignInOutcome): Promise<Response> {
   const extra = outcome.cookies ?? []
-  const verdict = await context.config.callbacks?.signIn?.({ user: outcome.user, account: outcome.account, profile: outcome.profile })
+  const verdict = await context.callbacks.signIn?.({ user: outcome.user, account: outcome.account, profile: outcome.profile })
   if (verdict === false) return redirect(errorUrl(context, "AccessDenied"), extra)
   if (typeof verdict === "string") return redirect(await safeRedirect(context, verdict), extra)
   let linked
@@ -105,19 +106,12 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
     if (error instanceof OAuthAccountNotLinkedError) return redirect(errorUrl(context, "OAuthAccountNotLinked"), extra)
     throw error
   }
-  if (context.sessionStrategy === "database") {
-    // As in Auth.js, a database session runs no jwt callback: the row is the session.
-    await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
-    const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
-    return redirect(destination, [...extra, ...(await createDatabaseSession(context, linked.user as AdapterUser))])
-  }
-  const token = { token: defaultClaims(linked.user), user: linked.user, account: outcome.account, profile: outcome.profile, isNewUser: linked.isNewUser }
-  // As in Auth.js: "signUp" when the adapter created the user in this sign-in.
-  const claims = await applyJwtCallback(context, { ...token, trigger: linked.isNewUser ? "signUp" : "signIn" })
-  if (!claims) return redirect(errorUrl(context, "AccessDenied"), extra)
+  const tokens = context.providerTokens?.tokenClaimForSignIn(context, outcome.account)
+  const session = { user: linked.user, account: outcome.account, profile: outcome.profile, isNewUser: linked.isNewUser, tokens }
+  const cookies = await context.sessions.issue(context, session)
+  // The jwt callback refused the session (database sessions run none: the row is the session).
+  if (!cookies) return redirect(errorUrl(context, "AccessDenied"), extra)
   await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
   const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
-  const { browser, cookies: bindingCookies } = await bindToBrowser(context)
-  const tokens = context.providerTokens?.tokenClaimForSignIn(context, outcome.account)
-  return redirect(destination, [...extra, ...(await sessionCookies(context, claims, browser, tokens)), ...bindingCookies])
+  return redirect(destination, [...extra, ...cookies])
 }

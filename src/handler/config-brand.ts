@@ -4,7 +4,7 @@
  * exports `handler` and `auth`. The property is non-enumerable: spreading, JSON and logging never
  * show it, and `Symbol.for` finds it across copies of the package (the CLI's and the app's).
  */
-import type { AuthConfig } from "./config.js"
+import type { AuthConfig } from "./options.js"
 
 /**
  * The registered symbol under which `createAuth`'s result, its `handler` and its `auth` carry the

@@ -2,82 +2,14 @@
  * CSRF protection by double submit: a random token lives in a cookie, together with a hash that
  * binds it to the secret, and every state-changing POST must echo the token in its body. A cookie
  * the attacker planted without the secret fails the hash; a cross-site form cannot read the cookie
- * to echo it. Over https the cookie is `__Host-`, so no sibling subdomain can set it either, which
- * also makes its token the one value that identifies this browser to the app (see `session.ts`).
+ * to echo it. The cookie itself, and the browser binding its token gives sessions, live below the
+ * handler (adapters/browser-binding.ts); this is the check the routes make.
  */
-import { encodeBase64url } from "../lib/base64url.js"
-import { cookieName, cookieSpec, requestCookie, requestCookies, setCookieHeaders } from "./cookies.js"
-import type { RequestContext } from "./config.js"
-import { constantTimeEqual, sha256, sha256Hex } from "./digest.js"
-
-type CsrfContext = Pick<RequestContext, "request" | "secure" | "secret" | "config">
-
-/**
- * The request's valid CSRF token, if its cookie carries one made with this secret. The hash is
- * read in hex (Auth.js's format, and latchkey's) or base64url (latchkey 0.1), so a CSRF cookie
- * carries over a move in either direction, and a form already open keeps working.
- */
-export async function cookieToken(context: CsrfContext): Promise<string | undefined> {
-  const value = requestCookies(context.request)[cookieSpec(context, "csrfToken").name]
-  const [token, hash, ...rest] = value?.split("|") ?? []
-  if (!token || !hash || rest.length > 0) return undefined
-  const encode = hash.length === 64 ? sha256Hex : sha256
-  for (const candidate of context.secret) if (constantTimeEqual(hash, await encode(`${token}${candidate}`))) return token
-  return undefined
-}
-
-/** How many CSRF cookies' bindings the process remembers (oldest forgotten first). */
-export const MAX_REMEMBERED_BINDINGS = 10_000
-
-/** CSRF cookie value → the secret list it was checked with, and the binding it gives (null: none). */
-const bindings = new Map<string, { secret: readonly string[]; binding: string | null }>()
-
-/**
- * The browser binding this request's CSRF cookie gives: the hash of its valid token (what a
- * session made in this browser carries), or undefined without a valid cookie. Every session read
- * asks, and the two digests it takes cost more than decoding the session, so each cookie's answer
- * is remembered, for the secret list it was checked with, in a bounded map: a browser sends the
- * same cookie on each request.
- */
-export function browserBinding(context: CsrfContext): string | undefined | Promise<string | undefined> {
-  const value = requestCookie(context.request, cookieName(context, "csrfToken"))
-  if (!value) return undefined
-  const known = bindings.get(value)
-  // A remembered answer comes back without a promise: every session read passes here.
-  if (known?.secret === context.secret) return known.binding ?? undefined
-  return rememberBinding(context, value, known !== undefined)
-}
-
-/** Checks a CSRF cookie not remembered for this secret list, and remembers its binding (null: none). */
-async function rememberBinding(context: CsrfContext, value: string, replacing: boolean): Promise<string | undefined> {
-  const token = await cookieToken(context)
-  const binding = token === undefined ? null : await sha256(token)
-  if (!replacing && bindings.size >= MAX_REMEMBERED_BINDINGS) bindings.delete(bindings.keys().next().value!)
-  bindings.set(value, { secret: context.secret, binding })
-  return binding ?? undefined
-}
-
-/** How many bindings are remembered (for the resource-bound test). */
-export function rememberedBindings(): number {
-  return bindings.size
-}
-
-/**
- * The CSRF token for this request, and the cookie to set: when a new token was made, or when
- * `keepFor` asks for the cookie to be kept that many seconds (a sign-in keeps it as long as the
- * session it binds).
- */
-export async function csrfToken(context: CsrfContext, keepFor?: number): Promise<{ token: string; cookies: string[] }> {
-  const existing = await cookieToken(context)
-  if (existing && keepFor === undefined) return { token: existing, cookies: [] }
-  const token = existing ?? encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
-  const { name, options } = cookieSpec(context, "csrfToken", keepFor)
-  const value = `${token}|${await sha256Hex(`${token}${context.secret[0]}`)}`
-  return { token, cookies: setCookieHeaders({ name, value, options }) }
-}
+import { cookieToken, type BindingContext } from "../adapters/browser-binding.js"
+import { constantTimeEqual } from "../lib/digest.js"
 
 /** Whether a POST's `csrfToken` matches its valid CSRF cookie. */
-export async function verifyCsrf(context: CsrfContext, submitted: string | null): Promise<boolean> {
+export async function verifyCsrf(context: BindingContext, submitted: string | null): Promise<boolean> {
   if (!submitted) return false
   const token = await cookieToken(context)
   return token !== undefined && constantTimeEqual(token, submitted)

@@ -10,8 +10,9 @@ import { encodeBase64url } from "../lib/base64url.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"
-import { fireEvent, type RequestContext } from "./config.js"
-import { sha256, sha256Hex } from "./digest.js"
+import { fireEvent } from "../adapters/events.js"
+import type { RequestContext } from "./context.js"
+import { sha256, sha256Hex } from "../lib/digest.js"
 import type { SignInOutcome } from "./complete-sign-in.js"
 
 /**
@@ -45,7 +46,7 @@ export function normalizeEmail(provider: Pick<EmailConfig, "normalizeIdentifier"
 }
 
 function adapterOf(context: RequestContext, provider: EmailConfig) {
-  return withAdapterMethods(context.config.adapter, EMAIL_METHODS, `provider "${provider.id}" (email sign-in)`)
+  return withAdapterMethods(context.adapter, EMAIL_METHODS, `provider "${provider.id}" (email sign-in)`)
 }
 
 /** Creates the token, stores its hash, and sends the link. */
@@ -58,7 +59,7 @@ export async function sendSignInLink(context: RequestContext, provider: EmailCon
   url.searchParams.set("token", token)
   url.searchParams.set("email", email)
   if (callbackUrl) url.searchParams.set("callbackUrl", callbackUrl)
-  await provider.sendVerificationRequest({ identifier: email, url: url.href, expires, provider, token, theme: context.config.theme ?? {}, request: context.request })
+  await provider.sendVerificationRequest({ identifier: email, url: url.href, expires, provider, token, theme: context.theme ?? {}, request: context.request })
 }
 
 /** Uses up the stored token for `token`, in whichever form it was stored; undefined when none is valid. */

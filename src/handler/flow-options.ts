@@ -2,21 +2,20 @@
 import type { CheckName } from "../errors.js"
 import { checkCookieName } from "../oauth/checks.js"
 import type { SignInOptions } from "../oauth/context.js"
-import type { RequestContext } from "./config.js"
-import { checkCookieNames } from "./cookies.js"
+import type { RequestContext } from "./context.js"
+import { checkCookieNames } from "../jwt/cookie-names.js"
 
 /** The flow options of this request, less the redirect URI each step chooses. */
 export function flowOptions(context: RequestContext): Omit<SignInOptions, "redirectUri"> {
   return {
     secret: context.secret,
     secure: context.secure,
-    fetch: context.config.fetch,
-    timeout: context.config.timeout,
-    checkCookieNames: checkCookieNames(context.config.cookies),
+    ...context.http,
+    checkCookieNames: checkCookieNames(context.cookies),
   }
 }
 
 /** The name of a check cookie for this request: the `cookies` option's, else the flow's default. */
 export function checkCookieNameFor(context: RequestContext, check: CheckName): string {
-  return checkCookieNames(context.config.cookies)?.[check] ?? checkCookieName(check, context.secure)
+  return checkCookieNames(context.cookies)?.[check] ?? checkCookieName(check, context.secure)
 }

@@ -2,7 +2,7 @@
  * A request's public origin: pinned by `AUTH_URL`, or read from the Host (and X-Forwarded-Host and
  * -Proto) headers when the app trusts them, and then only when they name a plain host.
  */
-import type { SettledConfig } from "./config.js"
+import type { SettledConfig } from "./context.js"
 
 /**
  * A Host value: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. Each

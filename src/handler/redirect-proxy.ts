@@ -15,7 +15,7 @@ import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { CHECK_MAX_AGE } from "../oauth/checks.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import type { RequestContext } from "./config.js"
+import type { LoggerInstance } from "../types.js"
 
 /** The salt of a sealed proxy state: it opens as nothing else, and nothing else opens as it. */
 const STATE_SALT = "authjs.redirect-proxy-state"
@@ -26,6 +26,14 @@ export interface RedirectProxy {
   url: string
   origin: string
   allowed: RegExp[]
+}
+
+/** What the proxy's request-time steps read: the settled proxy, this deployment's origin, the secret and the logger. */
+interface ProxyContext {
+  redirectProxy: RedirectProxy | undefined
+  origin: string
+  secret: string[]
+  logger: Required<LoggerInstance>
 }
 
 const PATTERN = /^(https?):\/\/([a-z0-9*.-]+)(:[0-9]{1,5})?$/
@@ -61,7 +69,7 @@ function isAllowed(proxy: RedirectProxy, origin: string): boolean {
  * How a sign-in with `provider` from this deployment goes through the proxy: the redirect URI to
  * send and the sealed state; undefined when it does not (no proxy, or this is the proxy).
  */
-export async function proxiedSignIn(context: RequestContext, provider: ResolvedOAuthProvider): Promise<{ redirectUri: string; state: string } | undefined | "refused"> {
+export async function proxiedSignIn(context: ProxyContext, provider: ResolvedOAuthProvider): Promise<{ redirectUri: string; state: string } | undefined | "refused"> {
   const proxy = context.redirectProxy
   if (!proxy || context.origin === proxy.origin) return undefined
   if (!isAllowed(proxy, context.origin)) {
@@ -73,7 +81,7 @@ export async function proxiedSignIn(context: RequestContext, provider: ResolvedO
 }
 
 /** The redirect URI a sign-in with `provider` used from this deployment: the proxy's, or its own. */
-export function redirectUriFor(context: RequestContext, provider: ResolvedOAuthProvider): string {
+export function redirectUriFor(context: ProxyContext, provider: ResolvedOAuthProvider): string {
   const proxy = context.redirectProxy
   if (!proxy || context.origin === proxy.origin || !isAllowed(proxy, context.origin)) return provider.callbackUrl
   return `${proxy.url}/callback/${encodeURIComponent(provider.id)}`
@@ -83,7 +91,7 @@ export function redirectUriFor(context: RequestContext, provider: ResolvedOAuthP
  * On the proxy: where to forward a callback whose state was sealed by another (allowed) deployment,
  * or undefined when the callback is this deployment's own. `"refused"` for an origin off the list.
  */
-export async function forwardedCallback(context: RequestContext, provider: ResolvedOAuthProvider, params: URLSearchParams): Promise<string | undefined | "refused"> {
+export async function forwardedCallback(context: ProxyContext, provider: ResolvedOAuthProvider, params: URLSearchParams): Promise<string | undefined | "refused"> {
   const proxy = context.redirectProxy
   const state = params.get("state")
   if (!proxy || context.origin !== proxy.origin || !state) return undefined

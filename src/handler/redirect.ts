@@ -3,7 +3,7 @@
  * `callbackUrl` can never turn sign-in into an open redirect. The `redirect` callback is consulted,
  * and its answer is held to the same rule.
  */
-import type { RequestContext } from "./config.js"
+import type { RequestContext } from "./context.js"
 
 /** Longer than any URL an app redirects to; a longer value is refused before it is parsed. */
 const MAX_URL_LENGTH = 8 * 1024
@@ -31,7 +31,7 @@ export function sameOrigin(url: string | null | undefined, origin: string): stri
 export async function safeRedirect(context: RequestContext, requested: string | null | undefined): Promise<string> {
   const fallback = `${context.origin}/`
   const candidate = sameOrigin(requested, context.origin) ?? fallback
-  const callback = context.config.callbacks?.redirect
+  const callback = context.callbacks.redirect
   if (!callback) return candidate
   return sameOrigin(await callback({ url: candidate, baseUrl: context.origin }), context.origin) ?? fallback
 }

@@ -7,7 +7,7 @@
  * also names the `error` (and the `CredentialsSignin` `code`) in fields of their own, so a client
  * never has to guess them from a destination whose own query may say `error`.
  */
-import type { RequestContext } from "./config.js"
+import type { RequestContext } from "./context.js"
 import { errorUrl } from "./complete-sign-in.js"
 
 /** The header a script sends to get redirects as JSON. */
@@ -20,7 +20,7 @@ export function wantsReturnedRedirect(request: Request): boolean {
 
 /** The pages a refusal redirects to: the error page, and the sign-in page (which shows the error). */
 function refusalPages(context: RequestContext): string[] {
-  const signIn = new URL(context.config.pages?.signIn ?? `${context.baseUrl}/signin`, context.origin)
+  const signIn = new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin)
   const error = new URL(errorUrl(context, "Configuration"))
   return [signIn, error].map((page) => `${page.origin}${page.pathname}`)
 }

@@ -6,8 +6,8 @@ import { CredentialsSignin } from "../errors.js"
 import { startSignIn } from "../oauth/start.js"
 import type { CredentialsConfig, EmailConfig, AppProvider, ResolvedOAuthProvider, ResolvedProvider } from "../providers/types.js"
 import { callbackUrlCookie } from "./callback-url.js"
-import type { RequestContext } from "./config.js"
-import { csrfToken } from "./csrf.js"
+import type { RequestContext } from "./context.js"
+import { csrfToken } from "../adapters/browser-binding.js"
 import { flowOptions } from "./flow-options.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
@@ -22,8 +22,8 @@ import { PASSKEY_SCRIPT_ROUTE } from "./webauthn.js"
 export async function signInPageRoute(context: RequestContext): Promise<Response> {
   const { url } = context
   const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
-  if (context.config.pages?.signIn) {
-    const target = new URL(context.config.pages.signIn, context.origin)
+  if (context.pages.signIn) {
+    const target = new URL(context.pages.signIn, context.origin)
     url.searchParams.forEach((value, key) => target.searchParams.set(key, value))
     if (callbackUrl === undefined) target.searchParams.delete("callbackUrl")
     else target.searchParams.set("callbackUrl", callbackUrl)
@@ -33,18 +33,18 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   const error = url.searchParams.get("error") ?? undefined
   const logos = Object.fromEntries(await Promise.all(context.providers.map(async (provider) => [provider.id, await logoMarkup(provider)] as const)))
   const passkey = passkeyPage(context)
-  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.config.theme, logos, passkey }), cookies, 200, passkey?.script)
+  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.theme, logos, passkey }), cookies, 200, passkey?.script)
 }
 
 /** The passkey section's needs, when a passkey provider and the ceremony are configured; else none, and the page has no script. */
 function passkeyPage(context: RequestContext): { baseUrl: string; script: string } | undefined {
-  const ceremony = context.config.webauthn
+  const ceremony = context.webauthn
   if (!ceremony || !context.providers.some((provider) => provider.type === "webauthn")) return undefined
   return { baseUrl: context.baseUrl, script: `${context.baseUrl}/${PASSKEY_SCRIPT_ROUTE}?v=${ceremony.scriptVersion}` }
 }
 
 function signInUrl(context: RequestContext, error: string, code?: string): string {
-  const target = new URL(context.config.pages?.signIn ?? `${context.baseUrl}/signin`, context.origin)
+  const target = new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin)
   target.searchParams.set("error", error)
   if (code !== undefined) target.searchParams.set("code", code)
   return target.href
@@ -77,7 +77,7 @@ async function startEmail(context: RequestContext, provider: EmailConfig & AppPr
   // Any answer but true stops the email: nothing is stored and nothing is sent.
   let verdict: boolean | string | undefined
   try {
-    verdict = await context.config.callbacks?.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
+    verdict = await context.callbacks.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
   } catch (error) {
     context.logger.error(error as Error)
     return redirect(errorUrl(context, "AccessDenied"))
@@ -85,7 +85,7 @@ async function startEmail(context: RequestContext, provider: EmailConfig & AppPr
   if (verdict === false) return redirect(errorUrl(context, "AccessDenied"))
   if (typeof verdict === "string") return redirect(await safeRedirect(context, verdict))
   await sendSignInLink(context, provider, email, callbackUrl)
-  const target = new URL(context.config.pages?.verifyRequest ?? `${context.baseUrl}/verify-request`, context.origin)
+  const target = new URL(context.pages.verifyRequest ?? `${context.baseUrl}/verify-request`, context.origin)
   target.searchParams.set("provider", provider.id)
   return redirect(target.href, await callbackUrlCookie(context, callbackUrl))
 }

@@ -9,11 +9,9 @@
  * where the provider can; a failure is logged and sign-out goes on. The provider side lives in
  * `latchkey/provider-tokens` (its federated-signout.ts), whose plug-in holds the `signOut` options.
  */
-import { fireEvent, type RequestContext } from "./config.js"
-import { endDatabaseSession, heldSession, readDatabaseSession } from "./database-session.js"
+import type { RequestContext } from "./context.js"
 import { safeRedirect } from "./redirect.js"
 import { redirect } from "./response.js"
-import { clearSessionCookies, publicClaims, readClaims } from "./session.js"
 
 /**
  * Whether this sign-out goes to the provider: the form's `federated`, else `signOut.federated`;
@@ -34,20 +32,6 @@ export async function signOut(context: RequestContext, form: URLSearchParams): P
   const federated = isFederated(context, form)
   const revokes = context.providerTokens?.signOut?.revokeTokens === true
   const engine = context.providerTokens
-  const endUrl = engine && (federated || revokes) ? await engine.providerSignOut(context, form, destination, federated, revokes, await heldDatabaseSession(context)) : undefined
-  let cookies: string[]
-  if (context.sessionStrategy === "database") cookies = await endDatabaseSession(context)
-  else {
-    const claims = await readClaims(context)
-    await fireEvent(context, "signOut", { token: claims && publicClaims(context, claims) })
-    cookies = clearSessionCookies(context)
-  }
-  return redirect(endUrl ?? destination, cookies)
-}
-
-/** The database session the provider side is lent (null for none); undefined with JWT sessions. */
-async function heldDatabaseSession(context: RequestContext) {
-  if (context.sessionStrategy !== "database") return undefined
-  const found = await readDatabaseSession(context, false)
-  return found && heldSession(context, found)
+  const endUrl = engine && (federated || revokes) ? await engine.providerSignOut(context, form, destination, federated, revokes, await context.sessions.lend(context)) : undefined
+  return redirect(endUrl ?? destination, await context.sessions.end(context))
 }

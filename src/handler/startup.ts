@@ -5,9 +5,8 @@
  */
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
-import { withAdapterMethods } from "../adapters/adapter.js"
-import { SESSION_METHODS } from "../adapters/requirements.js"
-import type { SettledConfig } from "./config.js"
+import type { SettledConfig } from "./context.js"
+import type { AuthConfig } from "./options.js"
 import { checkWebAuthnAtStartup } from "./webauthn-startup.js"
 
 /** Token endpoint authentication methods that need the client secret. */
@@ -17,10 +16,10 @@ const SECRET_METHODS = new Set(["client_secret_basic", "client_secret_post", "cl
  * Resolves the providers once (a missing client id or issuer, or a duplicate id, throws
  * `InvalidProviderError`), refuses what cannot run, and warns about what is probably a mistake.
  */
-export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
-  const { config, logger } = settled
+export function checkAtStartup(settled: SettledConfig, config: AuthConfig): ResolvedProvider[] {
+  const { logger } = settled
   const origin = settled.pinnedUrl?.origin ?? "http://localhost"
-  const providers = resolveProviders(config.providers, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
+  const providers = resolveProviders(settled.appProviders, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
   for (const provider of providers) {
     if ((provider.type === "oauth" || provider.type === "oidc") && !provider.clientSecret) {
       const method = provider.client.token_endpoint_auth_method ?? "client_secret_basic"
@@ -31,7 +30,6 @@ export function checkAtStartup(settled: SettledConfig): ResolvedProvider[] {
   if (config.basePath !== undefined && pinnedPath !== undefined && pinnedPath !== "/" && pinnedPath.replace(/\/$/, "") !== settled.basePath) {
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })
   }
-  if (settled.sessionStrategy === "database") withAdapterMethods(config.adapter, SESSION_METHODS, "database sessions")
-  checkWebAuthnAtStartup(settled, providers)
+  checkWebAuthnAtStartup(settled, config, providers)
   return providers
 }

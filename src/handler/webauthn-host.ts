@@ -1,15 +1,15 @@
 /**
  * What the handler lends the passkey routes (which live in `latchkey/webauthn`): its CSRF check,
- * this browser's signed-in user (confirmed against the database row: see confirmed-session.ts),
+ * this browser's signed-in user (confirmed against the database row: the session store's `confirmedUser`),
  * its sign-in completion, its events, its email normalisation and redirect check, and its response
  * builders. The routes get these and nothing else of the handler.
  */
 import type { EmailConfig } from "../providers/types.js"
 import type { PasskeyHost } from "../webauthn/host.js"
 import { completeSignIn } from "./complete-sign-in.js"
-import { fireEvent, type RequestContext } from "./config.js"
+import { fireEvent } from "../adapters/events.js"
+import type { RequestContext } from "./context.js"
 import { verifyCsrf } from "./csrf.js"
-import { confirmedUser } from "./confirmed-session.js"
 import { normalizeEmail } from "./email.js"
 import { safeRedirect } from "./redirect.js"
 import { json, text } from "./response.js"
@@ -31,12 +31,12 @@ export function passkeyHost(context: RequestContext): PasskeyHost {
     secure: context.secure,
     secret: context.secret,
     providers: context.providers,
-    adapter: context.config.adapter,
+    adapter: context.adapter,
     logger: context.logger,
-    instance: context.config,
+    instance: context.instance,
     verifyCsrf: (submitted) => verifyCsrf(context, submitted),
     // Every passkey route adds, renames, deletes or lists credentials: the row decides, never the cache.
-    signedInUser: () => confirmedUser(context),
+    signedInUser: () => context.sessions.confirmedUser(context),
     completeSignIn: ({ providerId, ...signIn }) => completeSignIn(context, { ...signIn, provider: { id: providerId, type: "webauthn" } }),
     fireEvent: (name: "createUser" | "linkAccount", message: never) => fireEvent(context, name, message),
     normalizeEmail: (raw) => normalizeEmail(emailSignIn(context), raw),

@@ -5,7 +5,7 @@
  */
 import type { ResolvedProvider } from "../providers/types.js"
 import type { PasskeyProvider, PasskeyRequest } from "../webauthn/host.js"
-import type { RequestContext } from "./config.js"
+import type { RequestContext } from "./context.js"
 import { json } from "./response.js"
 import { passkeyHost } from "./webauthn-host.js"
 
@@ -26,7 +26,7 @@ const ROUTES: Record<string, PasskeyRequest["route"]> = { [PASSKEY_SCRIPT_ROUTE]
 
 /** A passkey request (`form` for a POST), answered by the app's `webauthn`; 404 in JSON without it. */
 export function webauthnRoute(context: RequestContext, action: string, provider: ResolvedProvider | undefined, form?: URLSearchParams): Promise<Response> {
-  const ceremony = context.config.webauthn
+  const ceremony = context.webauthn
   if (!ceremony) return Promise.resolve(json({ error: "NotFound" }, [], 404))
   return ceremony.handle(passkeyHost(context), { route: ROUTES[action]!, provider: isPasskeyProvider(provider) ? provider : undefined, form })
 }

@@ -16,3 +16,4 @@ export { DEFAULT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, type HttpOptions } from ".
 export { CHECK_MAX_AGE, checkCookieName } from "./checks.js"
 export { clearDiscoveryCache, DISCOVERY_FAILURE_TTL, DISCOVERY_TTL } from "./discovery.js"
 export { resolveSignIn, type ResolveSignInParams, type ResolveSignInResult } from "./resolve-sign-in.js"
+export type { AccountLinkingMethods } from "./account-linking.js"

@@ -1,7 +1,6 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
-import { withAdapterMethods, type Adapter, type AdapterAccount, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
-import { LINKING_METHODS } from "../adapters/requirements.js"
+import { LINKING_METHODS, withMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "./account-linking.js"
 
 /**
  * What {@link resolveSignIn} takes: a finished sign-in, and who is signed in now, if anyone.
@@ -68,9 +67,9 @@ export interface ResolveSignInResult {
  * const { user, isNewUser } = await resolveSignIn(adapter, { ...signIn, provider: github, currentUserId: session?.sub })
  * ```
  */
-export async function resolveSignIn(given: Adapter, params: ResolveSignInParams): Promise<ResolveSignInResult> {
+export async function resolveSignIn(given: AccountLinkingMethods, params: ResolveSignInParams): Promise<ResolveSignInResult> {
   const { account, provider, currentUserId } = params
-  const adapter = withAdapterMethods(given, LINKING_METHODS, `provider "${provider.id}" (account linking)`)
+  const adapter = withMethods(given, LINKING_METHODS, `provider "${provider.id}" (account linking)`)
   // Only the account's identity: the adapter has no use for its tokens here.
   const known = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (known) {
@@ -111,7 +110,7 @@ export async function resolveSignIn(given: Adapter, params: ResolveSignInParams)
  * what it was handed; such an error reaches the app's logger, so it is wrapped in an
  * AdapterError, which keeps only its name and code.
  */
-async function link(adapter: AdapterWith<"linkAccount">, account: Account, userId: string): Promise<AdapterAccount> {
+async function link(adapter: Required<Pick<AccountLinkingMethods, "linkAccount">>, account: Account, userId: string): Promise<AdapterAccount> {
   const linked: AdapterAccount = { ...account, userId }
   try {
     return (await adapter.linkAccount(linked)) || linked

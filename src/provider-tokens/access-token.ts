@@ -5,11 +5,11 @@
  * it makes is remembered by the coordinator until a cookie-writing read re-issues the session.
  */
 import { InvalidOptionError } from "../errors.js"
-import type { RequestContext } from "../handler/config.js"
+import { readFreshClaims } from "../adapters/jwt-session-token.js"
 import { freshAccountOf } from "./account-refresh.js"
-import { readFreshClaims } from "../handler/session.js"
 import { openTokenCookie } from "./jwt-session.js"
-import type { HeldSession } from "./types.js"
+import { tokensLiveInAccountRows } from "./token-home.js"
+import type { HeldSession, ProviderTokensHost } from "./types.js"
 
 /** An access token worth handing out: present, and not past its expiry. */
 function usable(token: string | null | undefined, expiresAt: unknown): string | null {
@@ -21,14 +21,14 @@ function usable(token: string | null | undefined, expiresAt: unknown): string | 
 
 /**
  * The fresh access token of the session's account at `providerId`, or null. `session` is the
- * handler's database session read (null for none); JWT sessions read their own cookie.
+ * session store's lent database session (null for none); JWT sessions read their own cookie.
  */
-export async function accessTokenOf(context: RequestContext, providerId: string, session?: HeldSession | null): Promise<string | null> {
+export async function accessTokenOf(context: ProviderTokensHost, providerId: string, session?: HeldSession | null): Promise<string | null> {
   if (!context.refresher) {
     throw new InvalidOptionError("providerTokens.refresh", "getAccessToken needs providerTokens({ refresh: true }): without it, access tokens are not kept fresh.")
   }
   if (typeof providerId !== "string" || !context.refresher.covers(providerId)) return null
-  if (context.sessionStrategy === "database") {
+  if (tokensLiveInAccountRows(context)) {
     if (!session) return null
     try {
       const account = await freshAccountOf(context, session, providerId)

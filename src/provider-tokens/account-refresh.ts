@@ -11,8 +11,7 @@ import { withAdapterMethods, type Adapter, type AdapterAccount } from "../adapte
 import type { ProviderTokens, RefreshCoordinator } from "./refresh-types.js"
 import type { Account } from "../types.js"
 import { rememberUser } from "./account-token-memo.js"
-import type { RequestContext } from "../handler/config.js"
-import type { HeldSession } from "./types.js"
+import type { HeldSession, ProviderTokensHost } from "./types.js"
 import { oauthProviderOf } from "./jwt-session.js"
 
 /** The least time between two looks at one user's accounts. */
@@ -78,7 +77,7 @@ function isEnded(row: AdapterAccount): boolean {
  * however many reads ask at the same moment. Undefined when the refresh was refused (the row's
  * tokens are cleared). A database failure while writing is logged; the read goes on with what it has.
  */
-export async function freshAccount(context: RequestContext, row: AdapterAccount): Promise<AdapterAccount | undefined> {
+export async function freshAccount(context: ProviderTokensHost, row: AdapterAccount): Promise<AdapterAccount | undefined> {
   const refresher = context.refresher!
   const tokens = tokensOf(row)
   if (isEnded(row)) return undefined
@@ -97,7 +96,7 @@ export async function freshAccount(context: RequestContext, row: AdapterAccount)
     if (result.shared) return result.status === "ended" ? undefined : withTokens(row, result.tokens)
     const next = withTokens(row, result.status === "ended" ? null : result.tokens)
     try {
-      await writeAccount(context.config.adapter!, next, row)
+      await writeAccount(context.adapter!, next, row)
     } catch (error) {
       context.logger.error(error as Error)
     }
@@ -109,14 +108,14 @@ export async function freshAccount(context: RequestContext, row: AdapterAccount)
 }
 
 /** The user's accounts whose tokens latchkey keeps fresh. */
-async function coveredAccounts(context: RequestContext, userId: string): Promise<AdapterAccount[]> {
-  const adapter = withAdapterMethods(context.config.adapter, ["listAccountsByUserId"], "providerTokens({ refresh })")
+async function coveredAccounts(context: ProviderTokensHost, userId: string): Promise<AdapterAccount[]> {
+  const adapter = withAdapterMethods(context.adapter, ["listAccountsByUserId"], "providerTokens({ refresh })")
   const rows = await call("listAccountsByUserId", () => adapter.listAccountsByUserId(userId))
   return rows.filter((row) => (row.type === "oauth" || row.type === "oidc") && context.refresher!.covers(row.provider))
 }
 
 /** Whether a row's refresh would write (it is due, and not ended): a write waits for the session's confirmation. */
-function isDueRow(context: RequestContext, row: AdapterAccount): boolean {
+function isDueRow(context: ProviderTokensHost, row: AdapterAccount): boolean {
   return !isEnded(row) && context.refresher!.isDue(tokensOf(row))
 }
 
@@ -125,7 +124,7 @@ function isDueRow(context: RequestContext, row: AdapterAccount): boolean {
  * revoked one refreshes nothing and is not remembered), answers whether one was refused, and
  * remembers when to look again (within `skew` seconds, and not before 5 seconds).
  */
-export async function checkUserAccounts(context: RequestContext, session: HeldSession): Promise<{ ended: boolean }> {
+export async function checkUserAccounts(context: ProviderTokensHost, session: HeldSession): Promise<{ ended: boolean }> {
   const refresher = context.refresher!
   const { userId } = session
   let ended = false
@@ -154,8 +153,8 @@ export async function checkUserAccounts(context: RequestContext, session: HeldSe
 }
 
 /** Writes a returning user's sign-in tokens into their account row. */
-export async function writeSignInTokens(context: RequestContext, userId: string, account: Account): Promise<void> {
-  const adapter = context.config.adapter!
+export async function writeSignInTokens(context: ProviderTokensHost, userId: string, account: Account): Promise<void> {
+  const adapter = context.adapter!
   const previous = adapter.getAccount ? await call("getAccount", () => adapter.getAccount!(account.providerAccountId, account.provider)) : null
   const row = { ...(previous ?? {}), ...account, userId } as AdapterAccount
   await writeAccount(adapter, withTokens(row, tokensOf(row)), previous ?? row)
@@ -165,7 +164,7 @@ export async function writeSignInTokens(context: RequestContext, userId: string,
  * A user's account at `providerId`, with its access token fresh; undefined when there is none, it
  * ended, or it is due and the session is not confirmed (revoked).
  */
-export async function freshAccountOf(context: RequestContext, session: HeldSession, providerId: string): Promise<AdapterAccount | undefined> {
+export async function freshAccountOf(context: ProviderTokensHost, session: HeldSession, providerId: string): Promise<AdapterAccount | undefined> {
   const row = (await coveredAccounts(context, session.userId)).find((candidate) => candidate.provider === providerId)
   if (!row || (isDueRow(context, row) && !(await session.confirm()))) return undefined
   return freshAccount(context, row)

@@ -18,16 +18,16 @@ import { MissingAdapterMethodError } from "../errors.js"
 import { withAdapterMethods } from "../adapters/adapter.js"
 import type { Account } from "../types.js"
 import { forgetUser, recallUser } from "./account-token-memo.js"
-import type { RequestContext, SettledConfig } from "../handler/config.js"
-import type { HeldSession } from "./types.js"
+import { tokensLiveInAccountRows } from "./token-home.js"
+import type { HeldSession, ProviderTokensHost, ProviderTokensSettings } from "./types.js"
 
 /**
  * Checked by `createAuth`: database sessions that refresh provider tokens need to list a user's
  * accounts and to write one back.
  */
-export function checkAccountTokenMethods(settled: SettledConfig): void {
-  if (!settled.refresher || settled.sessionStrategy !== "database") return
-  const adapter = settled.config.adapter
+export function checkAccountTokenMethods(settled: ProviderTokensSettings): void {
+  if (!settled.refresher || !tokensLiveInAccountRows(settled)) return
+  const adapter = settled.adapter
   const feature = "providerTokens({ refresh }) with database sessions"
   withAdapterMethods(adapter, ["listAccountsByUserId"], feature)
   if (typeof adapter?.updateAccount !== "function" && (typeof adapter?.unlinkAccount !== "function" || typeof adapter?.linkAccount !== "function")) {
@@ -40,7 +40,7 @@ export function checkAccountTokenMethods(settled: SettledConfig): void {
  * confirmed (a refresh is a write: see types.ts), and answers whether one of them was refused
  * (`RefreshTokenError`). Nothing due, and checked within `skew` seconds: no query, and nothing loaded.
  */
-export function freshenUserAccounts(context: RequestContext, session: HeldSession): { ended: boolean } | Promise<{ ended: boolean }> {
+export function freshenUserAccounts(context: ProviderTokensHost, session: HeldSession): { ended: boolean } | Promise<{ ended: boolean }> {
   const refresher = context.refresher
   if (!refresher) return { ended: false }
   const known = recallUser(refresher, session.userId)
@@ -50,7 +50,7 @@ export function freshenUserAccounts(context: RequestContext, session: HeldSessio
 }
 
 /** Forgets what is known of a user's accounts: a sign-in may have linked or renewed one. */
-export function forgetUserAccounts(settled: Pick<SettledConfig, "refresher">, userId: string): void {
+export function forgetUserAccounts(settled: Pick<ProviderTokensSettings, "refresher">, userId: string): void {
   if (settled.refresher) forgetUser(settled.refresher, userId)
 }
 
@@ -58,7 +58,8 @@ export function forgetUserAccounts(settled: Pick<SettledConfig, "refresher">, us
  * At sign-in with database sessions: an account that was already linked gets this sign-in's
  * tokens, which are newer than the row's (Auth.js leaves the row as it was).
  */
-export async function storeSignInTokens(context: RequestContext, userId: string, account: Account, isNewAccount: boolean): Promise<void> {
+export async function storeSignInTokens(context: ProviderTokensHost, userId: string, account: Account, isNewAccount: boolean): Promise<void> {
+  if (!tokensLiveInAccountRows(context)) return
   forgetUserAccounts(context, userId)
   if (!context.refresher || isNewAccount || (account.type !== "oauth" && account.type !== "oidc") || !context.refresher.covers(account.provider)) return
   await (await import("./account-refresh.js")).writeSignInTokens(context, userId, account)

@@ -7,10 +7,10 @@ import { authorizationServer } from "../oauth/discovery.js"
 import type { ProviderTokens } from "./refresh-types.js"
 import { revokeToken } from "../oauth/tokens.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import type { RequestContext } from "../handler/config.js"
+import { readClaims } from "../adapters/jwt-session-token.js"
 import { oauthProviderOf, openTokenCookie, tokenClaimOf } from "./jwt-session.js"
-import { readClaims } from "../handler/session.js"
-import type { HeldSession } from "./types.js"
+import { tokensLiveInAccountRows } from "./token-home.js"
+import type { HeldSession, ProviderTokensHost } from "./types.js"
 
 /** The provider a session signed in with, and the tokens kept for it. */
 interface ProviderSession {
@@ -22,8 +22,8 @@ interface ProviderSession {
  * The provider session of a database session: the user's account at the provider the form names,
  * else their one OpenID Connect account (several leave it undecided: local sign-out only).
  */
-async function databaseProviderSession(context: RequestContext, form: URLSearchParams, session: HeldSession | null | undefined): Promise<ProviderSession | undefined> {
-  const list = context.config.adapter?.listAccountsByUserId
+async function databaseProviderSession(context: ProviderTokensHost, form: URLSearchParams, session: HeldSession | null | undefined): Promise<ProviderSession | undefined> {
+  const list = context.adapter?.listAccountsByUserId
   if (!session || !list) return undefined
   const rows = await list(session.userId)
   const named = form.get("provider")
@@ -36,8 +36,8 @@ async function databaseProviderSession(context: RequestContext, form: URLSearchP
   return { provider, tokens }
 }
 
-async function providerSession(context: RequestContext, form: URLSearchParams, session: HeldSession | null | undefined): Promise<ProviderSession | undefined> {
-  if (context.sessionStrategy === "database") return databaseProviderSession(context, form, session)
+async function providerSession(context: ProviderTokensHost, form: URLSearchParams, session: HeldSession | null | undefined): Promise<ProviderSession | undefined> {
+  if (tokensLiveInAccountRows(context)) return databaseProviderSession(context, form, session)
   const claim = tokenClaimOf(await readClaims(context))
   const provider = claim && oauthProviderOf(context, claim.provider)
   if (!claim || !provider) return undefined
@@ -45,21 +45,21 @@ async function providerSession(context: RequestContext, form: URLSearchParams, s
   return { provider, tokens: (await openTokenCookie(context, claim)) ?? {} }
 }
 
-async function revoke(context: RequestContext, { provider, tokens }: ProviderSession): Promise<void> {
+async function revoke(context: ProviderTokensHost, { provider, tokens }: ProviderSession): Promise<void> {
   const [token, tokenTypeHint] = tokens.refresh_token ? [tokens.refresh_token, "refresh_token" as const] : [tokens.access_token, "access_token" as const]
   if (!token) return
   try {
-    await revokeToken(provider, token, { tokenTypeHint, fetch: context.config.fetch, timeout: context.config.timeout })
+    await revokeToken(provider, token, { tokenTypeHint, ...context.http })
   } catch (error) {
     context.logger.warn("ERR_SIGNOUT_REVOCATION", { provider: provider.id, code: (error as { code?: unknown }).code ?? "ERR_UNKNOWN" })
   }
 }
 
 /** The provider's end-session URL for this sign-out, or undefined when it has none. */
-async function endSessionUrl(context: RequestContext, { provider, tokens }: ProviderSession, destination: string): Promise<string | undefined> {
+async function endSessionUrl(context: ProviderTokensHost, { provider, tokens }: ProviderSession, destination: string): Promise<string | undefined> {
   let endpoint: string | undefined
   try {
-    endpoint = (await authorizationServer(provider, { fetch: context.config.fetch, timeout: context.config.timeout })).end_session_endpoint
+    endpoint = (await authorizationServer(provider, context.http)).end_session_endpoint
   } catch (error) {
     context.logger.warn("ERR_SIGNOUT_DISCOVERY", { provider: provider.id, code: (error as { code?: unknown }).code ?? "ERR_UNKNOWN" })
     return undefined
@@ -80,7 +80,7 @@ async function endSessionUrl(context: RequestContext, { provider, tokens }: Prov
  * against its row: a revoked session's cache copy revokes nothing) and answers the provider's
  * end-session URL (with `federated`), or undefined for a local sign-out only.
  */
-export async function providerSignOut(context: RequestContext, form: URLSearchParams, destination: string, federated: boolean, revokes: boolean, session?: HeldSession | null): Promise<string | undefined> {
+export async function providerSignOut(context: ProviderTokensHost, form: URLSearchParams, destination: string, federated: boolean, revokes: boolean, session?: HeldSession | null): Promise<string | undefined> {
   const upstream = await providerSession(context, form, session).catch(() => undefined)
   if (!upstream) {
     context.logger.debug("sign-out: no provider session is known for this session; signed out of the app only")

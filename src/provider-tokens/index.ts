@@ -20,7 +20,7 @@ import { providerSignOut } from "./federated-signout.js"
 import { claimText, freshTokenClaim, keptTokens, tokenClaimForSignIn, tokenCookies, withPublicTokens } from "./jwt-session.js"
 import type { ProviderSignOutOptions, ProviderTokensEngine, ProviderTokensOptions } from "./types.js"
 
-export type { HeldSession, ProviderSignOutOptions, ProviderTokensEngine, ProviderTokensOptions, TokenClaim } from "./types.js"
+export type { HeldSession, ProviderSignOutOptions, ProviderTokensEngine, ProviderTokensHost, ProviderTokensOptions, TokenClaim } from "./types.js"
 export { memoryRefreshStore, type RefreshStore } from "./refresh-store.js"
 export type { ProviderTokens, RefreshProviderTokensOptions } from "./refresh-types.js"
 

@@ -24,11 +24,13 @@ import { encode } from "../jwt/encode.js"
 import type { ProviderTokens, RefreshCoordinator } from "./refresh-types.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
-import type { RequestContext, SettledConfig } from "../handler/config.js"
-import { TOKENS_CLAIM } from "../handler/session.js"
-import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "../handler/cookies.js"
-import { constantTimeEqual, sha256 } from "../handler/digest.js"
-import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "./types.js"
+import { TOKENS_CLAIM } from "../adapters/jwt-session-token.js"
+import { clearProviderTokenCookie, requestSessionToken, tokenCookieOf } from "../adapters/session-cookies.js"
+import { setCookieHeaders } from "../jwt/cookies.js"
+import { cookieName, cookieSpec } from "../jwt/cookie-names.js"
+import { constantTimeEqual, sha256 } from "../lib/digest.js"
+import { tokensLiveInAccountRows } from "./token-home.js"
+import type { FreshClaim, HeldTokens, KeptTokens, ProviderTokensHost, ProviderTokensSettings, TokenClaim } from "./types.js"
 
 /** What the token cookie seals: the token set, its provider, and the SHA-256 of the session token it was written with. */
 interface SealedTokens extends ProviderTokens {
@@ -76,7 +78,7 @@ function tokenFields(record: ProviderTokens | SealedTokens | Account): ProviderT
 }
 
 /** What the token cookie keeps of a token set, by what the app asked for; undefined when nothing. */
-function kept(settled: Pick<SettledConfig, "refresher" | "providerTokens">, provider: string, tokens: ProviderTokens): ProviderTokens | undefined {
+function kept(settled: Pick<ProviderTokensSettings, "refresher" | "providerTokens">, provider: string, tokens: ProviderTokens): ProviderTokens | undefined {
   const set: ProviderTokens = {}
   // Revocation at sign-out needs the tokens even where they are not refreshed.
   if (settled.refresher?.covers(provider) || settled.providerTokens?.signOut?.revokeTokens === true) {
@@ -90,17 +92,18 @@ function kept(settled: Pick<SettledConfig, "refresher" | "providerTokens">, prov
 /**
  * What a new sign-in's session keeps, or undefined for a sign-in without provider tokens. The
  * handler calls this engine only when an option keeps provider tokens (see settleProviderTokens in
- * handler/config.ts), so whether the app keeps any is never asked here again.
+ * handler/settle-provider-tokens.ts), so whether the app keeps any is never asked here again.
  */
-export function tokenClaimForSignIn(_context: RequestContext, account: Account): HeldTokens | undefined {
-  if (account.type !== "oauth" && account.type !== "oidc") return undefined
+export function tokenClaimForSignIn(context: ProviderTokensHost, account: Account): HeldTokens | undefined {
+  // Database sessions keep them in the account row instead (see account-tokens.ts).
+  if (tokensLiveInAccountRows(context) || (account.type !== "oauth" && account.type !== "oidc")) return undefined
   return { claim: { provider: account.provider }, tokens: tokenFields(account) }
 }
 
 /**
  * What callbacks see of the claim: `{ provider, expires_at, error }` in place of its text. The
  * claims are returned as they are when the claim is not text: absent, or already what a `jwt`
- * callback returned (which is never what is kept: see session.ts).
+ * callback returned (which is never what is kept: see adapters/jwt-session-token.ts).
  */
 export function withPublicTokens(claims: JWT): JWT {
   if (typeof claims[TOKENS_CLAIM] !== "string") return claims
@@ -112,7 +115,7 @@ export function withPublicTokens(claims: JWT): JWT {
 }
 
 /** The resolved OAuth provider with `id` in this context, if there is one. */
-export function oauthProviderOf(context: RequestContext, id: string): ResolvedOAuthProvider | undefined {
+export function oauthProviderOf(context: ProviderTokensHost, id: string): ResolvedOAuthProvider | undefined {
   const provider = context.providers.find((candidate) => candidate.id === id)
   return provider && (provider.type === "oauth" || provider.type === "oidc") ? provider : undefined
 }
@@ -122,11 +125,11 @@ export function oauthProviderOf(context: RequestContext, id: string): ResolvedOA
  * provider as the claim, written with the session token the request carries. A missing,
  * undecodable or mismatched cookie is no token set (logged at debug, without the cookie).
  */
-export async function openTokenCookie(context: RequestContext, claim: TokenClaim): Promise<ProviderTokens | undefined> {
+export async function openTokenCookie(context: ProviderTokensHost, claim: TokenClaim): Promise<ProviderTokens | undefined> {
   if (claim.error) return undefined
   const name = cookieName(context, "providerTokens")
-  const token = sessionTokenOf(context.request, name)
-  const session = sessionTokenOfContext(context)
+  const token = tokenCookieOf(context.request, name)
+  const session = requestSessionToken(context)
   if (!token || !session) {
     context.logger.debug("provider tokens: the session's token cookie is missing; the session has none")
     return undefined
@@ -149,7 +152,7 @@ export async function openTokenCookie(context: RequestContext, claim: TokenClaim
  * What a session being written keeps: its claim, and the token set for the token cookie (opened
  * from the request first when the read did not). Nothing, when the session keeps no tokens.
  */
-export async function keptTokens(context: RequestContext, held: HeldTokens | undefined): Promise<KeptTokens> {
+export async function keptTokens(context: ProviderTokensHost, held: HeldTokens | undefined): Promise<KeptTokens> {
   const claim = held?.claim
   if (!claim) return { claim: undefined }
   if (claim.error) return { claim: { provider: claim.provider, error: claim.error } }
@@ -165,8 +168,8 @@ export async function keptTokens(context: RequestContext, held: HeldTokens | und
  * The token cookie's Set-Cookie values for a session just encoded as `sessionToken`: the kept set
  * sealed and bound to that token, or the cookie removed when the session keeps no tokens.
  */
-export async function tokenCookies(context: RequestContext, kept: KeptTokens, sessionToken: string): Promise<string[]> {
-  if (!kept.claim || !kept.set) return clearTokenCookie(context)
+export async function tokenCookies(context: ProviderTokensHost, kept: KeptTokens, sessionToken: string): Promise<string[]> {
+  if (!kept.claim || !kept.set) return clearProviderTokenCookie(context)
   const { name, options } = cookieSpec(context, "providerTokens", context.sessionMaxAge)
   const token: SealedTokens = { ...kept.set, provider: kept.claim.provider, session: await sha256(sessionToken) }
   const sealed = await encode<SealedTokens>({ token, secret: context.secret, salt: name, maxAge: context.sessionMaxAge })
@@ -178,9 +181,9 @@ export async function tokenCookies(context: RequestContext, kept: KeptTokens, se
  * only when the claim says the access token is due, then refreshed through the coordinator, or
  * ended with `error` when the provider refused the refresh token. A due claim whose token cookie
  * does not match ends as no tokens, and a malformed claim is dropped. (With the feature off, the
- * handler drops a leftover claim itself: see readFreshClaims in handler/session.ts.)
+ * handler drops a leftover claim itself: see readFreshClaims in adapters/jwt-session-token.ts.)
  */
-export function freshTokenClaim(context: RequestContext, claims: JWT): FreshClaim | Promise<FreshClaim> {
+export function freshTokenClaim(context: ProviderTokensHost, claims: JWT): FreshClaim | Promise<FreshClaim> {
   const claim = tokenClaimOf(claims)
   if (!claim) return { claim: undefined, changed: TOKENS_CLAIM in claims }
   const refresher = context.refresher
@@ -193,7 +196,7 @@ export function freshTokenClaim(context: RequestContext, claims: JWT): FreshClai
 }
 
 /** {@link freshTokenClaim} for a claim that is due: the token cookie opened, and the tokens refreshed. */
-async function refreshedClaim(context: RequestContext, claim: TokenClaim, refresher: RefreshCoordinator, provider: ResolvedOAuthProvider): Promise<FreshClaim> {
+async function refreshedClaim(context: ProviderTokensHost, claim: TokenClaim, refresher: RefreshCoordinator, provider: ResolvedOAuthProvider): Promise<FreshClaim> {
   const tokens = await openTokenCookie(context, claim)
   // Nothing to refresh: stop looking, and let the next write drop the claim's expiry.
   if (!tokens) return { claim: { provider: claim.provider }, changed: true }

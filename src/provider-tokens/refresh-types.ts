@@ -4,25 +4,9 @@
  */
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { RefreshStore } from "./refresh-store.js"
+import type { ProviderTokens } from "../adapters/session-store.js"
 
-/**
- * The provider tokens a session keeps: what an API call needs, and what refreshing needs.
- *
- * @example
- * ```ts
- * import type { ProviderTokens } from "latchkey/provider-tokens"
- * const tokens: ProviderTokens = { access_token: "ya29…", refresh_token: "1//0g…", expires_at: 1767225600, token_type: "bearer" }
- * ```
- */
-export interface ProviderTokens {
-  access_token?: string
-  refresh_token?: string
-  /** Seconds since the epoch. */
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  id_token?: string
-}
+export type { ProviderTokens }
 
 /**
  * The `refresh` option of `providerTokens` (from `latchkey/provider-tokens`), when more than `true` is needed.

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import { decode, encode } from "../../src/jwt/index.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import type { AuthConfig } from "../../src/handler/index.js"
-import { MAX_REMEMBERED_BINDINGS, rememberedBindings } from "../../src/handler/csrf.js"
+import { MAX_REMEMBERED_BINDINGS, rememberedBindings } from "../../src/adapters/browser-binding.js"
 import { requestFrom } from "../tokens/support.js"
 import { corpProvider, csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, SECRET, sessionOf } from "./support.js"
 

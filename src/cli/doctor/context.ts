@@ -3,7 +3,7 @@
  * `.env.local` over `.env`), its configuration when one loads, `AUTH_URL` parsed, and the clock and
  * network, passed in so a test can seed a skewed clock.
  */
-import type { AuthConfig } from "../../handler/config.js"
+import type { AuthConfig } from "../../handler/options.js"
 
 /** The flags of `doctor`. */
 export interface DoctorOptions {

@@ -4,7 +4,7 @@
  * email provider, authenticators with passkeys. Providers are read by their `type` only, so a
  * provider without its client id or secret still counts.
  */
-import type { AuthConfig } from "../../handler/config.js"
+import type { AuthConfig } from "../../handler/options.js"
 import { SchemaOptionError } from "../errors.js"
 import type { SchemaFeatures } from "./model.js"
 

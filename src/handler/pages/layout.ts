@@ -5,7 +5,7 @@
  * visible; every colour pair meets WCAG AA contrast.
  */
 import { escapeHtml } from "../../providers/email/message.js"
-import type { AuthTheme } from "../config.js"
+import type { AuthTheme } from "../options.js"
 
 export { escapeHtml }
 

@@ -5,7 +5,7 @@
  * credentials provider, and the friendly text for `?error=`.
  */
 import type { CredentialInput, ResolvedProvider } from "../../providers/types.js"
-import type { AuthTheme } from "../config.js"
+import type { AuthTheme } from "../options.js"
 import { errorMessage } from "../errors.js"
 import { brandButton, brandButtonFor } from "./brands.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"

@@ -1,7 +1,7 @@
 /**
  * The small pages: the error page, "check your email", and the sign-out confirmation.
  */
-import type { AuthTheme } from "../config.js"
+import type { AuthTheme } from "../options.js"
 import { errorMessage } from "../errors.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 

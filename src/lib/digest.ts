@@ -1,9 +1,10 @@
 /**
- * The handler's small digests and comparisons: SHA-256 in the two encodings its cookies use
- * (base64url for latchkey's own values, hex where Auth.js wrote hex), hex for random tokens, and a
- * comparison whose time does not depend on where two secrets differ.
+ * Small digests and comparisons shared by the session store, the plug-ins and the handler: SHA-256
+ * in the two encodings latchkey's cookies use (base64url for latchkey's own values, hex where
+ * Auth.js wrote hex), hex for random tokens, and a comparison whose time does not depend on where
+ * two secrets differ.
  */
-import { encodeBase64url } from "../lib/base64url.js"
+import { encodeBase64url } from "./base64url.js"
 
 async function digest(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))

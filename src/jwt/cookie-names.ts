@@ -1,10 +1,13 @@
 /**
- * The handler's cookies: names (with the `__Secure-`/`__Host-` prefixes over https, or the app's own
- * from the `cookies` option), their attributes, and the one writer they all go through,
- * `latchkey/jwt`'s `setCookieHeaders`.
+ * The names and attributes of latchkey's cookies: Auth.js's names by default (with the
+ * `__Secure-`/`__Host-` prefixes over https), or the app's own from the `cookies` option, and the
+ * check that refuses a `cookies` option browsers would drop. Naming only: every cookie is written
+ * through `latchkey/jwt`'s `setCookieHeaders`. The session store, the plug-ins and the handler all
+ * name cookies here, so one cookie has one name everywhere. It sits beside the writer, below
+ * everything that names a cookie.
  */
 import { InvalidOptionError, type CheckName } from "../errors.js"
-import { readTokenCookie, requestCookie, requestCookies, setCookieHeaders, type SessionCookieOptions } from "../jwt/cookies.js"
+import type { SessionCookieOptions } from "./cookies.js"
 
 /**
  * The cookies the handler writes, as Auth.js names them in its `cookies` option.
@@ -66,9 +69,10 @@ export interface CookieSpec {
   options: SessionCookieOptions
 }
 
-interface CookieContext {
+/** What naming a cookie depends on: whether the origin is https, and the app's `cookies` option. */
+export interface CookieContext {
   secure: boolean
-  config: { cookies?: CookiesOptions }
+  cookies: CookiesOptions | undefined
 }
 
 function defaultName(which: HandlerCookie, secure: boolean, sessionName?: string): string {
@@ -85,17 +89,17 @@ function defaultName(which: HandlerCookie, secure: boolean, sessionName?: string
 
 /** The name and attributes of one of the handler's cookies, for this request's origin. */
 export function cookieSpec(context: CookieContext, which: HandlerCookie, maxAge?: number): CookieSpec {
-  const custom = context.config.cookies?.[which]
+  const custom = context.cookies?.[which]
   // The provider token cookie goes wherever the session cookie goes: it starts from the session's attributes.
-  const inherited = which === "providerTokens" ? context.config.cookies?.sessionToken?.options : undefined
+  const inherited = which === "providerTokens" ? context.cookies?.sessionToken?.options : undefined
   const options: SessionCookieOptions = { path: "/", httpOnly: true, sameSite: "lax", secure: context.secure, ...inherited, ...custom?.options }
   if (maxAge !== undefined) options.maxAge = maxAge
-  return { name: custom?.name ?? defaultName(which, context.secure, context.config.cookies?.sessionToken?.name), options }
+  return { name: custom?.name ?? defaultName(which, context.secure, context.cookies?.sessionToken?.name), options }
 }
 
 /** Only the name of one of the handler's cookies, for reading it: no attributes are built. */
 export function cookieName(context: CookieContext, which: HandlerCookie): string {
-  return context.config.cookies?.[which]?.name ?? defaultName(which, context.secure, context.config.cookies?.sessionToken?.name)
+  return context.cookies?.[which]?.name ?? defaultName(which, context.secure, context.cookies?.sessionToken?.name)
 }
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -125,26 +129,3 @@ export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
     }
   }
 }
-
-/** The session token the request carries (joined from chunks), or undefined. A bad chunk set is no token. */
-export function sessionTokenOf(request: Request, name: string): string | undefined {
-  try {
-    return readTokenCookie(request.headers.get("cookie"), name)
-  } catch {
-    return undefined
-  }
-}
-
-/** The session token the request carries under this origin's session cookie name. */
-export function sessionTokenOfContext(context: CookieContext & { request: Request }): string | undefined {
-  return sessionTokenOf(context.request, cookieName(context, "sessionToken"))
-}
-
-/** Set-Cookie values that remove the token cookie, when the request carries one (else none: nothing to clear). */
-export function clearTokenCookie(context: CookieContext & { request: Request }): string[] {
-  const { name, options } = cookieSpec(context, "providerTokens")
-  if (!context.request.headers.get("cookie")?.includes(name)) return []
-  return setCookieHeaders({ name, value: null, options, request: context.request })
-}
-
-export { requestCookie, requestCookies, setCookieHeaders }

@@ -1,0 +1,111 @@
+/**
+ * JWT sessions as a `SessionStore`: the session is its sealed cookie (jwt-session-token.ts), so
+ * there is no row to read, slide, confirm or revoke. A read decodes the cookie and runs the `jwt`
+ * and `session` callbacks; `/session` re-issues the cookie once it is older than `updateAge` (or
+ * when provider tokens were refreshed); sign-out clears it. The confirmed read is the cookie
+ * itself, bound to this browser; revoking needs database sessions and says so.
+ */
+import { InvalidOptionError } from "../errors.js"
+import { bindToBrowser, notThisBrowsers } from "./browser-binding.js"
+import { fireEvent } from "./events.js"
+import {
+  applyJwtCallback,
+  clearSessionCookies,
+  decodeSessionCookie,
+  defaultClaims,
+  isThisBrowsers,
+  publicClaims,
+  readClaims,
+  readFreshClaims,
+  reissuedCookies,
+  sessionCookies,
+  sessionFor,
+} from "./jwt-session-token.js"
+import { requestSessionToken } from "./session-cookies.js"
+import type { SessionAnswer, SessionContext, SessionStore } from "./session-store.js"
+
+/** Refused for JWT sessions: a JWT session lives until it expires, so nothing can end it early. */
+function needsRows(what: string): never {
+  throw new InvalidOptionError("session.strategy", `${what} needs database sessions: a JWT session lives until it expires. Use strategy "database" (with session.cache for speed).`)
+}
+
+const seconds = () => Math.floor(Date.now() / 1000)
+
+/**
+ * Reads the session for `/session`: when the token is older than `updateAge`, it is re-issued, so
+ * the expiry slides while the user is active.
+ */
+async function current(context: SessionContext): Promise<SessionAnswer> {
+  const read = await readFreshClaims(context)
+  if (!read) return { session: null, cookies: requestSessionToken(context) ? clearSessionCookies(context) : [] }
+  const { claims, tokens } = read
+  const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
+  if (!shaped) return { session: null, cookies: clearSessionCookies(context) }
+  const age = seconds() - ((claims.iat as number | undefined) ?? 0)
+  // Refreshed provider tokens are written back at once, so the cookie never holds a rotated-away refresh token for long.
+  const slides = age >= context.updateAge || tokens.changed
+  const cookies = slides ? await reissuedCookies(context, shaped, claims, tokens) : []
+  const token = slides ? { ...shaped, exp: seconds() + context.sessionMaxAge } : shaped
+  const session = await sessionFor(context, token, tokens.claim)
+  await fireEvent(context, "session", { session, token: publicClaims(context, token) })
+  return { session, cookies }
+}
+
+/** `POST /session`: the `jwt` callback runs with `trigger: "update"` and the client's data, and the cookie is re-issued. */
+async function update(context: SessionContext, submitted: () => unknown): Promise<SessionAnswer | undefined> {
+  const read = await readFreshClaims(context)
+  if (!read) return { session: null, cookies: [] }
+  let data: unknown
+  try {
+    data = submitted()
+  } catch {
+    return undefined
+  }
+  const { claims, tokens } = read
+  const updated = await applyJwtCallback(context, { token: claims, trigger: "update", session: data })
+  if (!updated) return { session: null, cookies: clearSessionCookies(context) }
+  const exp = seconds() + context.sessionMaxAge
+  const cookies = await reissuedCookies(context, updated, claims, tokens)
+  return { session: await sessionFor(context, { ...updated, exp }, tokens.claim), cookies }
+}
+
+/** The JWT session store. */
+export const jwtSessions: SessionStore = {
+  rows: false,
+  async read(context) {
+    const read = await readFreshClaims(context)
+    if (!read) return null
+    const shaped = await applyJwtCallback(context, { token: read.claims, trigger: "session" })
+    return shaped ? sessionFor(context, shaped, read.tokens.claim) : null
+  },
+  current,
+  update,
+  async issue(context, { user, account, profile, isNewUser, tokens }) {
+    // As in Auth.js: "signUp" when the adapter created the user in this sign-in.
+    const claims = await applyJwtCallback(context, { token: defaultClaims(user), user, account, profile, isNewUser, trigger: isNewUser ? "signUp" : "signIn" })
+    if (!claims) return null
+    const { browser, cookies } = await bindToBrowser(context, context.sessionMaxAge)
+    return [...(await sessionCookies(context, claims, browser, tokens)), ...cookies]
+  },
+  async end(context) {
+    const claims = await readClaims(context)
+    await fireEvent(context, "signOut", { token: claims && publicClaims(context, claims) })
+    return clearSessionCookies(context)
+  },
+  async confirmedUser(context) {
+    // No row: the session's own cookie is the session, as long as it is this browser's.
+    const claims = await decodeSessionCookie(context)
+    if (typeof claims?.sub !== "string") return null
+    if (!(await isThisBrowsers(context, claims))) return notThisBrowsers(context)
+    return { userId: claims.sub }
+  },
+  async fromCookies(context) {
+    const claims = await readClaims(context)
+    if (!claims) return { session: null, unverified: false }
+    const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
+    return { session: shaped ? await sessionFor(context, shaped) : null, unverified: false }
+  },
+  lend: async () => undefined,
+  revoke: async () => needsRows("revokeSession"),
+  revokeUser: async () => needsRows("revokeSessions"),
+}

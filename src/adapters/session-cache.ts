@@ -1,0 +1,66 @@
+/**
+ * The hybrid part of database sessions: with `session.cache`, a sealed copy of the session (its
+ * token, user and expiry) in a short-lived cookie answers most reads without the database, and
+ * lets a proxy with no database read the session at all. The copy answers reads only: whatever
+ * lasts reads the row itself (see `confirmedUser` in database-sessions.ts), because a revoked
+ * session's copy lives on for up to `cache.maxAge`.
+ */
+import { requestCookies, setCookieHeaders } from "../jwt/cookies.js"
+import { decode } from "../jwt/decode.js"
+import { encode } from "../jwt/encode.js"
+import { cookieSpec } from "../jwt/cookie-names.js"
+import { constantTimeEqual } from "../lib/digest.js"
+import type { AdapterSession, AdapterUser } from "./adapter.js"
+import type { SessionContext } from "./session-store.js"
+
+/** A read database session: the row, its user, and cookies to set when it slid or was refreshed. */
+export interface DatabaseSession {
+  sessionToken: string
+  session: AdapterSession
+  user: AdapterUser
+  cookies: string[]
+  /** Answered by the `session.cache` copy: the row may be gone (revoked) since the copy was made. */
+  fromCache: boolean
+}
+
+interface CachedSession {
+  token: string
+  user: Omit<AdapterUser, "emailVerified"> & { emailVerified: string | null }
+  expires: number
+}
+
+function revive(user: CachedSession["user"]): AdapterUser {
+  return { ...user, emailVerified: user.emailVerified === null ? null : new Date(user.emailVerified) }
+}
+
+/** The session from the cache cookie, when it is sealed for this very token and still fresh. */
+export async function cachedSession(context: SessionContext, sessionToken: string): Promise<DatabaseSession | undefined> {
+  const { name } = cookieSpec(context, "sessionCache")
+  const sealed = requestCookies(context.request)[name]
+  if (!sealed) return undefined
+  const opened = await decode<CachedSession>({ token: sealed, secret: context.secret, salt: name }).catch(() => null)
+  if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, sessionToken)) return undefined
+  const user = revive(opened.user)
+  return { sessionToken, session: { sessionToken, userId: user.id, expires: new Date(opened.expires * 1000) }, user, cookies: [], fromCache: true }
+}
+
+/** The cache cookie for a session just read or written; none without `session.cache`. */
+export async function cacheCookie(context: SessionContext, found: Pick<DatabaseSession, "sessionToken" | "session" | "user">): Promise<string[]> {
+  if (context.sessionCacheMaxAge === 0) return []
+  const { name, options } = cookieSpec(context, "sessionCache", context.sessionCacheMaxAge)
+  const token: CachedSession = {
+    // The token itself, not a hash of it: the copy is encrypted with the secret, like the session
+    // cookie beside it, and comparing saves a digest on every cached read.
+    token: found.sessionToken,
+    user: { ...found.user, emailVerified: found.user.emailVerified?.toISOString() ?? null },
+    expires: Math.floor(found.session.expires.getTime() / 1000),
+  }
+  const sealed = await encode({ token, secret: context.secret, salt: name, maxAge: context.sessionCacheMaxAge })
+  return setCookieHeaders({ name, value: sealed, options })
+}
+
+/** Set-Cookie values that remove the cache cookie. */
+export function clearCacheCookie(context: SessionContext): string[] {
+  const { name, options } = cookieSpec(context, "sessionCache")
+  return setCookieHeaders({ name, value: null, options })
+}

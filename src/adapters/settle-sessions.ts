@@ -1,0 +1,44 @@
+/**
+ * Which session store an app gets, decided once when `createAuth` settles its options: JWT
+ * sessions, database sessions, or hybrid ones (database sessions with `session.cache`). This is
+ * the one place that asks "JWT or database?"; everything after calls the `SessionStore` it returns.
+ * A strategy that cannot work (database sessions without an adapter, or without its session
+ * methods; a cache for JWT sessions) is refused here, before any request.
+ */
+import { InvalidOptionError } from "../errors.js"
+import { withAdapterMethods, type Adapter } from "./adapter.js"
+import { databaseSessions } from "./database-sessions.js"
+import { jwtSessions } from "./jwt-sessions.js"
+import { SESSION_METHODS } from "./requirements.js"
+import type { SessionStore } from "./session-store.js"
+
+/** The `session` options that choose a store. */
+export interface SessionStoreOptions {
+  strategy?: "jwt" | "database"
+  cache?: { maxAge: number }
+}
+
+/** Seconds from an option: a whole number, or `fallback` when unset. */
+export function wholeSeconds(value: unknown, option: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new InvalidOptionError(option, `${option} must be a whole number of seconds.`)
+  return value as number
+}
+
+/**
+ * The store for these options, and how long a hybrid session's cached copy is trusted (0: not
+ * hybrid). Default: database sessions with an adapter, else JWT, as in Auth.js.
+ */
+export function settleSessionStore(options: SessionStoreOptions | undefined, adapter: Adapter | undefined): { sessions: SessionStore; sessionCacheMaxAge: number } {
+  const strategy = options?.strategy ?? (adapter ? "database" : "jwt")
+  if (strategy !== "jwt" && strategy !== "database") throw new InvalidOptionError("session.strategy", 'session.strategy must be "jwt" or "database".')
+  const cache = options?.cache
+  if (strategy === "jwt") {
+    if (cache !== undefined) throw new InvalidOptionError("session.cache", "session.cache is for database sessions.")
+    return { sessions: jwtSessions, sessionCacheMaxAge: 0 }
+  }
+  if (!adapter) throw new InvalidOptionError("session.strategy", 'database sessions need an adapter; pass one, or use strategy "jwt".')
+  const sessionCacheMaxAge = wholeSeconds(cache?.maxAge, "session.cache.maxAge", 0)
+  withAdapterMethods(adapter, SESSION_METHODS, "database sessions")
+  return { sessions: databaseSessions, sessionCacheMaxAge }
+}

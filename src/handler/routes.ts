@@ -1,0 +1,117 @@
+/**
+ * The router: which route answers a request, by its action (the path segment after `basePath`),
+ * its provider and its method. Every POST is CSRF-checked before a state-changing route runs,
+ * except the passkey routes (which check their own, in `latchkey/webauthn`) and a provider's
+ * callback (which the flow's checks guard). Sessions are answered by the session store, whatever
+ * kind it is; the routes themselves live in their own files (signin.ts, callback.ts, signout.ts,
+ * webauthn.ts, pages/).
+ */
+import { csrfToken } from "../adapters/browser-binding.js"
+import type { ResolvedProvider } from "../providers/types.js"
+import { nestsWithin } from "./body.js"
+import { callbackRoute } from "./callback.js"
+import { errorUrl } from "./complete-sign-in.js"
+import type { RequestContext } from "./context.js"
+import { verifyCsrf } from "./csrf.js"
+import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
+import { sameOrigin } from "./redirect.js"
+import { html, json, redirect } from "./response.js"
+import { signInPageRoute, startProviderSignIn } from "./signin.js"
+import { signOut } from "./signout.js"
+import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
+
+/** Routes that answer JSON, errors included: their callers are scripts, not pages. */
+export const JSON_ROUTES = new Set(["session", "csrf", "providers"])
+
+/** The session and CSRF token are per user: no shared cache, and no browser cache, may keep them. */
+const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" }
+
+/**
+ * The form fields of a POST whose body was already read (and bounded) by the handler; undefined for
+ * a JSON body that nests deeper than `MAX_JSON_DEPTH`. A body is JSON when its media type is
+ * `application/json` (not when the type merely mentions it, as `text/plain; x=application/json`,
+ * which a cross-site `no-cors` fetch may send: that is read as a form, and CSRF-checked like one).
+ */
+function formOf(request: Request, body: string): URLSearchParams | undefined {
+  const type = request.headers.get("content-type") ?? ""
+  if (type.split(";", 1)[0]!.trim().toLowerCase() === "application/json") {
+    if (!nestsWithin(body)) return undefined
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      parsed = {}
+    }
+    const record = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {}
+    // Strings as sent; an object (such as `data` for a session update) as its JSON.
+    const fields = Object.entries(record).filter(([, value]) => value !== undefined && value !== null)
+    return new URLSearchParams(fields.map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]))
+  }
+  return new URLSearchParams(body)
+}
+
+/** The `data` a session update sends, parsed; throws for JSON that is malformed or nests too deep. */
+function submittedData(form: URLSearchParams): unknown {
+  const data = form.get("data")
+  if (data !== null && !nestsWithin(data)) throw new SyntaxError("nested too deep")
+  return data === null ? undefined : JSON.parse(data)
+}
+
+async function sessionUpdate(context: RequestContext, form: URLSearchParams): Promise<Response> {
+  const answer = await context.sessions.update(context, () => submittedData(form))
+  if (!answer) return json({ error: "InvalidData" }, [], 400)
+  return json(answer.session, answer.cookies, 200, PRIVATE)
+}
+
+export async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
+  const form = formOf(context.request, body)
+  if (form === undefined) {
+    // Anyone may send one, before any CSRF check: refused as bad input, not logged as an error.
+    context.logger.debug("a JSON body nested too deep was refused", { code: "ERR_JSON_DEPTH" })
+    return json({ error: "InvalidRequest" }, [], 400)
+  }
+  if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, form)
+  // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
+  if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
+  if (!(await verifyCsrf(context, form.get("csrfToken")))) {
+    if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
+    return redirect(errorUrl(context, "MissingCSRF"))
+  }
+  if ((action === "signin" || action === "callback") && provider) return startProviderSignIn(context, provider, form)
+  if (action === "signout") return signOut(context, form)
+  if (action === "session") return sessionUpdate(context, form)
+  return json({ error: "NotFound" }, [], 404)
+}
+
+export async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
+  if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider)
+  const { url } = context
+  switch (action) {
+    case "providers":
+      return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
+    case "csrf": {
+      const { token, cookies } = await csrfToken(context)
+      return json({ csrfToken: token }, cookies, 200, PRIVATE)
+    }
+    case "signin":
+      return signInPageRoute(context)
+    case "callback":
+      return provider ? callbackRoute(context, provider) : redirect(errorUrl(context, "Configuration"))
+    case "session": {
+      const { session, cookies } = await context.sessions.current(context)
+      return json(session, cookies, 200, PRIVATE)
+    }
+    case "signout": {
+      if (context.pages.signOut) return redirect(new URL(context.pages.signOut, context.origin).href)
+      const { token, cookies } = await csrfToken(context)
+      const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
+      return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.theme), cookies)
+    }
+    case "error":
+      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme), [], 400)
+    case "verify-request":
+      return html(verifyRequestPage(context.theme))
+    default:
+      return json({ error: "NotFound" }, [], 404)
+  }
+}
