@@ -15,9 +15,12 @@ import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
+import type { TrustedProxy } from "../rate-limits/client-ip.js"
+import type { RateLimitEvent, RateLimitOptions } from "../rate-limits/types.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
 import { settleLogger } from "./logger.js"
 import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
+import { settleRateLimits, type SettledRateLimits } from "./rate-limit-settle.js"
 
 /**
  * Callbacks that shape the sign-in, the token and the session. `J` is what the `jwt` callback
@@ -82,6 +85,8 @@ export interface AuthEvents {
   /** A session was read through `/session`. */
   session?: (message: { session: Session; token: JWT }) => Awaitable<void>
   linkAccount?: (message: { user: AdapterUser; account: Account }) => Awaitable<void>
+  /** An attempt was refused by a rate limit or the captcha hook (rate limits, issue 27): no identifier in clear. */
+  rateLimited?: (message: RateLimitEvent) => Awaitable<void>
 }
 
 /**
@@ -201,8 +206,21 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    * `AUTH_REDIRECT_PROXY_ORIGINS`.
    */
   redirectProxyOrigins?: string[]
-  /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`. */
+  /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`, or true when `trustedProxy` is set. */
   trustHost?: boolean
+  /**
+   * The proxy the app runs behind, which names the client's IP address for rate limits (and makes
+   * its Host headers trusted, as `trustHost`): `"vercel"`, `"cloudflare"`, `"fly"`, `"nginx"`,
+   * `{ header, hops }`, or a function of the request. Without it no forwarding header is believed,
+   * and limits count per identifier only. See docs/rate-limits.md.
+   */
+  trustedProxy?: TrustedProxy
+  /**
+   * Attempt limits on sign-in routes (credentials, email, passkeys) and a ceiling on every auth
+   * route, per client IP and per account: on by default in production with an in-memory store;
+   * `false` turns them off. See docs/rate-limits.md.
+   */
+  rateLimits?: RateLimitOptions | false
   /** Default: whether the public URL is https. */
   useSecureCookies?: boolean
   /**
@@ -235,7 +253,7 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
 }
 
 /** The settled configuration, shared by every request. */
-export interface SettledConfig {
+export interface SettledConfig extends SettledRateLimits {
   secret: string[]
   basePath: string
   sessionMaxAge: number
@@ -294,7 +312,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     updateAge: positiveSeconds(config.session?.updateAge, "session.updateAge", DAY),
     ...settleStrategy(config),
     sessionsBoundToBrowser: config.session?.sharedAcrossSubdomains !== true,
-    trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
+    trustHost: config.trustHost ?? (config.trustedProxy !== undefined || ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? "")),
     pinnedUrl,
     config,
     env,
@@ -302,6 +320,8 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
     ...settleProviderTokens(config, secret, logger),
+    // Rate limits (issue 27): handler/rate-limit-settle.ts.
+    ...settleRateLimits(config, { env, secret, logger }),
   }
 }
 

@@ -1,0 +1,77 @@
+/**
+ * The built-in store: counts in a Map in this process, bounded. Each key holds one counter and the
+ * end of its window; a key whose window has ended starts again at 1. The Map never holds more
+ * than `maxKeys` counters: a spray of random addresses or IPs would otherwise grow it until the
+ * process dies, so a full Map first drops an expired counter and else its oldest one (Map order is
+ * insertion order, and a counter is re-inserted when its window restarts). Counts are per
+ * instance: apps that run several instances share one count through `latchkey/redis`.
+ *
+ * @module
+ */
+import { InvalidOptionError } from "../errors.js"
+import type { RateLimitStore } from "./types.js"
+
+/** Enough for every live key of a busy single instance; about 3 MB of counters when full. */
+const DEFAULT_MAX_KEYS = 20_000
+
+/** How many of the oldest counters a full Map looks through for an expired one before dropping the oldest. */
+const EXPIRED_SCAN = 8
+
+interface Counter {
+  count: number
+  resetAt: number
+}
+
+/** Frees one slot: an expired counter among the oldest few, else the oldest counter. */
+function evictOne(counters: Map<string, Counter>, now: number): void {
+  let scanned = 0
+  for (const [key, counter] of counters) {
+    if (counter.resetAt <= now) {
+      counters.delete(key)
+      return
+    }
+    if (++scanned >= EXPIRED_SCAN) break
+  }
+  counters.delete(counters.keys().next().value!)
+}
+
+/**
+ * A {@link RateLimitStore} in this process's memory, holding at most `maxKeys` counters (default
+ * 20 000). What `createAuth` uses when `rateLimits.store` is not set.
+ *
+ * Exported from `latchkey/rate-limits`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "latchkey"
+ * import { memoryRateLimitStore } from "latchkey/rate-limits"
+ * import GitHub from "latchkey/providers/github"
+ * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: { store: memoryRateLimitStore({ maxKeys: 100_000 }) } })
+ * ```
+ */
+export function memoryRateLimitStore(options: { maxKeys?: number } = {}): RateLimitStore & { readonly size: number } {
+  const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS
+  if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new InvalidOptionError("maxKeys", "maxKeys must be a whole number above 0.")
+  const counters = new Map<string, Counter>()
+  return {
+    perInstance: true,
+    get size() {
+      return counters.size
+    },
+    async consume(key, rule) {
+      const now = Date.now()
+      let counter = counters.get(key)
+      if (counter === undefined || counter.resetAt <= now) {
+        if (counter !== undefined) counters.delete(key)
+        else if (counters.size >= maxKeys) evictOne(counters, now)
+        counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 }
+        counters.set(key, counter)
+      }
+      counter.count++
+      return { count: counter.count, resetInMs: counter.resetAt - now }
+    },
+    async clear(key) {
+      counters.delete(key)
+    },
+  }
+}
