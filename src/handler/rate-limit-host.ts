@@ -35,16 +35,19 @@ function identifierOf(context: RequestContext, provider: ResolvedProvider | unde
   return field === undefined ? undefined : source.get(field)
 }
 
+/** The routes whose every answer is JSON (the router's JSON_ROUTES), and the passkey options a script fetches. */
+const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options"])
+
 /** Scripts (the client, passkey fetches, JSON routes) get JSON; a browser's form post gets a page. */
-function wantsJson(request: Request): boolean {
+function wantsJson(request: Request, action: string): boolean {
   const type = `${request.headers.get("accept") ?? ""} ${request.headers.get("content-type") ?? ""}`
-  return wantsReturnedRedirect(request) || type.includes("application/json")
+  return JSON_ACTIONS.has(action) || wantsReturnedRedirect(request) || type.includes("application/json")
 }
 
-function refusal(context: RequestContext, error: "RateLimited" | "CaptchaFailed", retryAfter: number): Response {
+function refusal(context: RequestContext, action: string, error: "RateLimited" | "CaptchaFailed", retryAfter: number): Response {
   const status = error === "RateLimited" ? 429 : 403
   const headers: Record<string, string> = error === "RateLimited" ? { "retry-after": String(retryAfter) } : {}
-  if (wantsJson(context.request)) return json(error === "RateLimited" ? { error, retryAfter } : { error }, [], status, headers)
+  if (wantsJson(context.request, action)) return json(error === "RateLimited" ? { error, retryAfter } : { error }, [], status, headers)
   const page = html(errorPage(error, `${context.baseUrl}/signin`, context.config.theme), [], status)
   for (const [name, value] of Object.entries(headers)) page.headers.set(name, value)
   return page
@@ -69,7 +72,7 @@ export async function rateLimitGate(context: RequestContext, action: string, pro
     report: (event) => fireEvent(context, "rateLimited", event),
   }
   const verdict = await limiter.check(host, route)
-  if (verdict.refused) return refusal(context, verdict.refused, verdict.retryAfter)
+  if (verdict.refused) return refusal(context, action, verdict.refused, verdict.retryAfter)
   // Only a sign-in clears its count: a sent link is not proof of anything.
   if (route !== "credentials" && route !== "email-callback") return undefined
   return async (answer) => {
