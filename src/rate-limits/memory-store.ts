@@ -2,7 +2,7 @@
  * The built-in store: counts in a Map in this process, bounded. Each key holds one counter and the
  * end of its window; a key whose window has ended starts again at 1. The Map never holds more
  * than `maxKeys` counters: a spray of random addresses or IPs would otherwise grow it until the
- * process dies, so a full Map first drops an expired counter and else its oldest one (Map order is
+ * process dies, so a full Map drops its expired counters and then its oldest ones (Map order is
  * insertion order, and a counter is re-inserted when its window restarts). Counts are per
  * instance: apps that run several instances share one count through `latchkey/redis`.
  *
@@ -14,25 +14,25 @@ import type { RateLimitStore } from "./types.js"
 /** Enough for every live key of a busy single instance; about 3 MB of counters when full. */
 const DEFAULT_MAX_KEYS = 20_000
 
-/** How many of the oldest counters a full Map looks through for an expired one before dropping the oldest. */
-const EXPIRED_SCAN = 8
-
 interface Counter {
   count: number
   resetAt: number
 }
 
-/** Frees one slot: an expired counter among the oldest few, else the oldest counter. */
-function evictOne(counters: Map<string, Counter>, now: number): void {
-  let scanned = 0
-  for (const [key, counter] of counters) {
-    if (counter.resetAt <= now) {
-      counters.delete(key)
-      return
-    }
-    if (++scanned >= EXPIRED_SCAN) break
+/**
+ * Makes room in a full Map, in one pass: every expired counter goes, then the oldest live ones
+ * until a tenth of the room is free. Freeing a tenth at once matters: a Map keeps the slots of
+ * deleted entries until it rehashes, and an iteration from its start walks over them, so evicting
+ * one counter per insert would make each insert walk the whole table.
+ */
+function makeRoom(counters: Map<string, Counter>, maxKeys: number, now: number): void {
+  const target = maxKeys - Math.max(1, Math.floor(maxKeys / 10))
+  for (const [key, counter] of counters) if (counter.resetAt <= now) counters.delete(key)
+  let excess = counters.size - target
+  for (const key of counters.keys()) {
+    if (excess-- <= 0) break
+    counters.delete(key)
   }
-  counters.delete(counters.keys().next().value!)
 }
 
 /**
@@ -63,7 +63,7 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): RateLi
       let counter = counters.get(key)
       if (counter === undefined || counter.resetAt <= now) {
         if (counter !== undefined) counters.delete(key)
-        else if (counters.size >= maxKeys) evictOne(counters, now)
+        else if (counters.size >= maxKeys) makeRoom(counters, maxKeys, now)
         counter = { count: 0, resetAt: now + rule.windowSeconds * 1000 }
         counters.set(key, counter)
       }
