@@ -16,7 +16,7 @@ import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } 
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
 import type { TrustedProxy } from "../rate-limits/client-ip.js"
-import type { RateLimitEvent, RateLimitOptions } from "../rate-limits/types.js"
+import type { RateLimitEvent, RateLimitPlugIn } from "../rate-limits/types.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
 import { settleLogger } from "./logger.js"
 import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
@@ -217,10 +217,11 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
   trustedProxy?: TrustedProxy
   /**
    * Attempt limits on sign-in routes (credentials, email, passkeys) and a ceiling on every auth
-   * route, per client IP and per account: on by default in production with an in-memory store;
-   * `false` turns them off. See docs/rate-limits.md.
+   * route, per client IP and per account: on by default in production, with the default numbers
+   * and an in-memory store; `rateLimits({ ... })` from `latchkey/rate-limits` changes them (and
+   * turns them on anywhere); `false` turns them off. See docs/rate-limits.md.
    */
-  rateLimits?: RateLimitOptions | false
+  rateLimits?: RateLimitPlugIn | false
   /** Default: whether the public URL is https. */
   useSecureCookies?: boolean
   /**
@@ -321,7 +322,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
     ...settleProviderTokens(config, secret, logger),
     // Rate limits (issue 27): handler/rate-limit-settle.ts.
-    ...settleRateLimits(config, { env, secret, logger }),
+    ...settleRateLimits(config, env, secret[0]!, logger),
   }
 }
 

@@ -40,7 +40,7 @@ export type { AccountApi, AccountOwner } from "./accounts.js"
 export type { CookieSession } from "./cookie-session.js"
 export type { ClientErrorCode } from "./errors.js"
 export type { PasskeyErrorCode, PasskeySummary } from "../webauthn/types.js"
-export type { RateLimitEvent, RateLimitOptions } from "../rate-limits/types.js"
+export type { RateLimitEvent, RateLimitPlugIn } from "../rate-limits/types.js"
 export type { TrustedProxy } from "../rate-limits/client-ip.js"
 export { MAX_BODY_BYTES } from "./body.js"
 

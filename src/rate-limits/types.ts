@@ -117,7 +117,11 @@ export interface RouteLimits {
  * @example
  * ```ts
  * import type { CaptchaVerifier } from "latchkey/rate-limits"
- * const alwaysAsk: CaptchaVerifier = async (token) => token.length > 0 && (await myService.check(token))
+ * // A service of the app's own that answers { ok: boolean } for a token.
+ * const ownService: CaptchaVerifier = async (token) => {
+ *   const answer = await fetch("https://captcha.internal/check", { method: "POST", body: token })
+ *   return answer.ok && ((await answer.json()) as { ok?: unknown }).ok === true
+ * }
  * ```
  */
 export type CaptchaVerifier = (token: string, context: { clientIp: string | undefined; request: Request }) => Promise<boolean>
@@ -141,20 +145,17 @@ export interface CaptchaOptions {
 }
 
 /**
- * `createAuth`'s `rateLimits` option. Each route's limits replace the default for that route key
- * by key; `store` defaults to a bounded memory store; `enabled` defaults to true in production
- * (`NODE_ENV=production`) and false elsewhere. `rateLimits: false` turns every limit off.
+ * The options of the `rateLimits` plug-in factory: each route's limits replace the default for
+ * that route key by key; `store` defaults to a bounded memory store; `captcha` adds the captcha
+ * hook; `enabled: false` turns every limit off (as `rateLimits: false` does).
  *
- * Exported from `latchkey` and `latchkey/rate-limits`.
+ * Exported from `latchkey/rate-limits`.
  *
  * @example
  * ```ts
- * import { createAuth } from "latchkey"
- * import Credentials from "latchkey/providers/credentials"
- * export const { handler, auth } = createAuth({
- *   providers: [Credentials({ credentials: { email: {}, password: {} }, authorize: async () => null })],
- *   rateLimits: { routes: { credentials: { identifier: { limit: 5, windowSeconds: 900 } } } },
- * })
+ * import { rateLimits, type RateLimitOptions } from "latchkey/rate-limits"
+ * const options: RateLimitOptions = { routes: { credentials: { identifier: { limit: 5, windowSeconds: 900 } } } }
+ * const plugIn = rateLimits(options) // createAuth({ ..., rateLimits: plugIn })
  * ```
  */
 export interface RateLimitOptions {
@@ -164,16 +165,53 @@ export interface RateLimitOptions {
   captcha?: CaptchaOptions
 }
 
+/** Each route's two rules, settled: a rule, or false for none. */
+export type LimitTable = Record<RateLimitRoute, { client: RateLimitRule | false; identifier: RateLimitRule | false }>
+
+/**
+ * What one captcha check may read of a request: the request, its client key, and a form field.
+ * The handler lends it; the captcha hook reads it.
+ */
+export interface CaptchaRequest {
+  readonly request: Request
+  readonly clientKey: string | undefined
+  field(name: string): string | null | undefined
+}
+
+/**
+ * The settled plug-in `rateLimits(options)` makes (from `latchkey/rate-limits`), for `createAuth`'s
+ * `rateLimits` option: the limits, the store, and the captcha hook, checked once. Without the
+ * option, production uses the defaults with a memory store; `false` turns limits off.
+ *
+ * Exported from `latchkey`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type RateLimitPlugIn } from "latchkey"
+ * import { rateLimits } from "latchkey/rate-limits"
+ * import GitHub from "latchkey/providers/github"
+ * const limits: RateLimitPlugIn = rateLimits({ routes: { all: { client: { limit: 300, windowSeconds: 60 } } } })
+ * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: limits })
+ * ```
+ */
+export interface RateLimitPlugIn {
+  readonly enabled: boolean
+  readonly limits: LimitTable
+  readonly store: RateLimitStore | undefined
+  /** True when the captcha hook is on for `route` and `request` answered it; undefined when it is off for `route`. */
+  readonly captcha: ((request: CaptchaRequest, route: RateLimitRoute) => Promise<boolean> | undefined) | undefined
+}
+
 /**
  * What the `rateLimited` event and the `ERR_RATE_LIMITED` log line carry: the route, which key
  * refused, a short hash of that key (never the address, nor the IP in clear) and the seconds
  * until a retry may pass.
  *
- * Exported from `latchkey` and `latchkey/rate-limits`.
+ * Exported from `latchkey`.
  *
  * @example
  * ```ts
- * import type { RateLimitEvent } from "latchkey/rate-limits"
+ * import type { RateLimitEvent } from "latchkey"
  * const report = (event: RateLimitEvent) => metrics.increment(`auth.limited.${event.route}.${event.key}`)
  * ```
  */

@@ -58,7 +58,7 @@ describe("captcha recipes over siteverify", () => {
   })
 
   it("end to end: Turnstile on credentials, its widget's field, through the handler", async () => {
-    const { auth, seen } = limitedApp({ rateLimits: { captcha: { routes: ["credentials"], verify: turnstile(SECRET, { url }), field: "cf-turnstile-response" } } })
+    const { auth, seen } = limitedApp({ limits: { captcha: { routes: ["credentials"], verify: turnstile(SECRET, { url }), field: "cf-turnstile-response" } } })
     expect((await attempt(auth, { ip: "198.51.100.1", password: "lovelace" })).status).toBe(403)
     expect((await attempt(auth, { ip: "198.51.100.1", password: "lovelace", fields: { "cf-turnstile-response": "down" } })).status).toBe(403)
     expect(seen.authorize).toBe(0)

@@ -22,7 +22,7 @@ function browserFetch(handler: (request: Request) => Promise<Response>): typeof 
 
 describe("latchkey/client and rate limits", () => {
   it("a limited sign-in reads as RateLimited with retryAfter", async () => {
-    const { auth } = limitedApp({ rateLimits: { routes: { credentials: { identifier: { limit: 2, windowSeconds: 300 } } } } })
+    const { auth } = limitedApp({ limits: { routes: { credentials: { identifier: { limit: 2, windowSeconds: 300 } } } } })
     const client = createAuthClient({ baseUrl: APP, broadcast: false, fetch: browserFetch(auth.handler) })
     const results = []
     for (let index = 0; index < 3; index++) results.push(await client.signIn("credentials", { email: "ada@example.com", password: "wrong", redirect: false }))

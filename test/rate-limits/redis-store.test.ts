@@ -49,8 +49,8 @@ describe("redisRateLimitStore", () => {
     if (!redis) return test.skip()
     const { sent, client } = counting(redis)
     const store = redisRateLimitStore(client, { prefix: `${prefix}shared:` })
-    const one = limitedApp({ rateLimits: { store } })
-    const two = limitedApp({ rateLimits: { store } })
+    const one = limitedApp({ limits: { store } })
+    const two = limitedApp({ limits: { store } })
     const instances = [one, two]
     // Tokens first (they count only toward each IP's ceiling), then every post at once.
     const tokens = await Promise.all(Array.from({ length: 40 }, (_, index) => csrfFor(instances[index % 2]!.auth, { "cf-connecting-ip": `198.51.100.${index + 1}` })))

@@ -6,12 +6,16 @@ import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import Email from "../../src/providers/email/email.js"
+import { rateLimits } from "../../src/rate-limits/plug-in.js"
+import type { RateLimitOptions } from "../../src/rate-limits/types.js"
 
 export const APP = "https://app.example.com"
 export const SECRET = "latchkey-rate-limit-test-secret-0123456789"
 export const PASSWORDS: Record<string, string> = { "ada@example.com": "lovelace", "bob@example.com": "babbage" }
 
-export function limitedApp(config: Partial<AuthConfig> = {}) {
+/** The app; `limits` are the plug-in's options (default: the defaults, on), `config` the rest of createAuth's. */
+export function limitedApp(config: Partial<AuthConfig> & { limits?: RateLimitOptions } = {}) {
+  const { limits = {}, ...rest } = config
   const seen = { authorize: 0, mails: [] as string[], warnings: [] as { code: string; message: string }[], events: [] as unknown[] }
   const credentials = Credentials({
     credentials: { email: {}, password: {} },
@@ -30,8 +34,8 @@ export function limitedApp(config: Partial<AuthConfig> = {}) {
     trustedProxy: "cloudflare",
     logger: { warn: (code, meta) => void seen.warnings.push({ code, message: (meta as { message?: string } | undefined)?.message ?? "" }), error: () => {} },
     events: { rateLimited: (event) => void seen.events.push(event) },
-    rateLimits: {},
-    ...config,
+    rateLimits: rateLimits(limits),
+    ...rest,
   })
   return { auth, seen }
 }

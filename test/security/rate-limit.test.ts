@@ -113,7 +113,7 @@ describe("rate limits: routes and spellings", () => {
 
   it("the captcha hook holds on every spelling: no token, no authorize", async () => {
     const verified: string[] = []
-    const { auth, seen } = limitedApp({ rateLimits: { captcha: { routes: ["credentials"], verify: async (token) => (verified.push(token), token === "human") } } })
+    const { auth, seen } = limitedApp({ limits: { captcha: { routes: ["credentials"], verify: async (token) => (verified.push(token), token === "human") } } })
     for (const [index, path] of variants.entries()) await attempt(auth, { ip: `198.51.100.${index + 1}`, path })
     expect(seen.authorize).toBe(0)
     const refused = await attempt(auth, { ip: "198.51.100.50", fields: { captchaToken: "bot" }, headers: { "x-auth-return-redirect": "1" } })
@@ -124,7 +124,7 @@ describe("rate limits: routes and spellings", () => {
   })
 
   it("session reads are never limited, and auth() never is", async () => {
-    const { auth } = limitedApp({ rateLimits: { routes: { all: { client: { limit: 2, windowSeconds: 60 } } } } })
+    const { auth } = limitedApp({ limits: { routes: { all: { client: { limit: 2, windowSeconds: 60 } } } } })
     const signIn = await attempt(auth, { ip: "203.0.113.5", password: "lovelace" })
     const cookie = `${signIn.sentCookie}; ${signIn.headers.getSetCookie().find((line) => line.startsWith("__Secure-authjs.session-token="))!.split(";")[0]!}`
     for (let index = 0; index < 20; index++) {
@@ -154,7 +154,7 @@ describe("rate limits: routes and spellings", () => {
 
 describe("rate limits: answers", () => {
   it("a script gets 429 JSON with RateLimited and retryAfter; a browser gets the error page's message", async () => {
-    const { auth } = limitedApp({ rateLimits: { routes: { credentials: { identifier: { limit: 1, windowSeconds: 600 } } } } })
+    const { auth } = limitedApp({ limits: { routes: { credentials: { identifier: { limit: 1, windowSeconds: 600 } } } } })
     await attempt(auth, { ip: "198.51.100.1" })
     const script = await attempt(auth, { ip: "198.51.100.2", headers: { "x-auth-return-redirect": "1" } })
     expect(script.status).toBe(429)
@@ -169,7 +169,7 @@ describe("rate limits: answers", () => {
   })
 
   it("each hit is a coded log line and an event that carry no address and no IP in clear", async () => {
-    const { auth, seen } = limitedApp({ rateLimits: { routes: { credentials: { identifier: { limit: 1, windowSeconds: 600 } } } } })
+    const { auth, seen } = limitedApp({ limits: { routes: { credentials: { identifier: { limit: 1, windowSeconds: 600 } } } } })
     await times(3, () => attempt(auth, { ip: "203.0.113.77" }))
     const lines = seen.warnings.filter(({ code }) => code === "ERR_RATE_LIMITED")
     expect(lines).toHaveLength(2)
@@ -192,7 +192,7 @@ describe("rate limits: answers", () => {
   })
 
   it("a CSRF token alone reads the same from a limited client (GET /csrf counts toward the ceiling only)", async () => {
-    const { auth } = limitedApp({ rateLimits: { routes: { all: { client: { limit: 2, windowSeconds: 60 } } } } })
+    const { auth } = limitedApp({ limits: { routes: { all: { client: { limit: 2, windowSeconds: 60 } } } } })
     await csrfFor(auth, { "cf-connecting-ip": "203.0.113.1" })
     await csrfFor(auth, { "cf-connecting-ip": "203.0.113.1" })
     const third = await auth.handler(new Request(`${APP}/auth/csrf`, { headers: { "cf-connecting-ip": "203.0.113.1" } }))
