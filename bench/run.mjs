@@ -32,6 +32,12 @@ if (process.argv[2] === "provider-tokens") {
   process.exit(0)
 }
 
+// npm run bench -- rate-limits: the sign-in path with the limiter on and off (memory, Redis), and session reads.
+if (process.argv[2] === "rate-limits") {
+  run(["--expose-gc", "bench/rate-limits.mjs"])
+  process.exit(0)
+}
+
 const BENCHES = {
   // decode, getToken and encode against @auth/core and the raw limit, on both crypto backends.
   tokens: async () => {
@@ -56,7 +62,7 @@ const BENCHES = {
 const DEFAULT = ["tokens", "flow"]
 
 if (name !== undefined && !Object.hasOwn(BENCHES, name)) {
-  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, provider-tokens`)
+  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, provider-tokens, rate-limits`)
   process.exit(1)
 }
 for (const bench of name === undefined ? DEFAULT : [name]) await BENCHES[bench]()

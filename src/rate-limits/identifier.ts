@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { encodeBase64url } from "../lib/base64url.js"
+import { backend } from "#crypto-backend"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 
 /** Longer than any address (320) or sensible username: the rest cannot change which account is meant. */
@@ -24,21 +24,13 @@ export function normalizeIdentifier(raw: string | null | undefined): string | un
   return value === "" ? undefined : value
 }
 
-/** HMAC keys by secret: imported once, since every limited attempt hashes. */
-const keys = new Map<string, Promise<CryptoKey>>()
-
-function keyFor(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret)
-  if (key === undefined) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(`latchkey rate limits ${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-    if (keys.size >= 8) keys.clear()
-    keys.set(secret, key)
-  }
-  return key
-}
-
-/** HMAC-SHA-256 of `value` under the secret, as 22 base64url characters (128 bits). */
+/**
+ * SHA-256 of the secret, then `value`, as 22 base64url characters (128 bits). A keyed digest, not
+ * an HMAC: what it must resist is reading the value back, and without the secret no list of
+ * addresses can be hashed to compare. Both parts are percent-encoded to ASCII (what the backend's
+ * digest reads), with a separator no encoding contains. The runtime's own crypto backend hashes,
+ * so on Node it is node:crypto, synchronous, not a WebCrypto round trip through the thread pool.
+ */
 export async function keyedHash(secret: string, value: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await keyFor(secret), new TextEncoder().encode(value))
-  return encodeBase64url(new Uint8Array(mac, 0, 16))
+  return (await backend.digest(256, `latchkey rate limits ${encodeURIComponent(secret)} ${encodeURIComponent(value)}`)).slice(0, 22)
 }
