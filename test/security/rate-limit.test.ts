@@ -4,7 +4,9 @@
 // provider, and the answers a refused client gets. The limit is what stops `authorize` from
 // running: each test counts how often it really ran.
 import { describe, expect, it } from "vitest"
+import { rateLimits } from "../../src/rate-limits/plug-in.js"
 import { APP, attempt, csrfFor, limitedApp, signedIn } from "../rate-limits/support.js"
+import { ORIGIN, passkeyApp } from "../webauthn/support.js"
 
 const IDENTIFIER_LIMIT = 10 // the default: 10 per address per 15 minutes
 const CLIENT_LIMIT = 30 // the default: 30 credentials attempts per client per 5 minutes
@@ -198,5 +200,22 @@ describe("rate limits: answers", () => {
     const third = await auth.handler(new Request(`${APP}/auth/csrf`, { headers: { "cf-connecting-ip": "203.0.113.1" } }))
     expect(third.status).toBe(429)
     expect(await third.json()).toMatchObject({ error: "RateLimited" })
+  })
+})
+
+describe("rate limits: passkeys", () => {
+  it("passkey options are limited per client (60 per 5 minutes), answered as JSON to the script", async () => {
+    const app = passkeyApp({ trustedProxy: "cloudflare", rateLimits: rateLimits() })
+    const statuses: number[] = []
+    for (let index = 0; index < 62; index++) {
+      const request = new Request(`${ORIGIN}/auth/webauthn-options/passkey?action=authenticate`, { headers: { "cf-connecting-ip": "203.0.113.8" } })
+      statuses.push((await app.handler(request)).status)
+    }
+    expect(statuses.slice(0, 60).every((status) => status === 200)).toBe(true)
+    const refused = await app.handler(new Request(`${ORIGIN}/auth/webauthn-options/passkey?action=authenticate`, { headers: { "cf-connecting-ip": "203.0.113.8" } }))
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toMatchObject({ error: "RateLimited" })
+    // Another client is unaffected.
+    expect((await app.handler(new Request(`${ORIGIN}/auth/webauthn-options/passkey?action=authenticate`, { headers: { "cf-connecting-ip": "203.0.113.9" } }))).status).toBe(200)
   })
 })
