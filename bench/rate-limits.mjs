@@ -70,7 +70,7 @@ if (redis) {
   console.log(`  sign-in path, redis store on / off:  ${ratioText(perRound(signInTimes["sign-in, redis"], signInTimes["sign-in, off"]), 3)}`)
   const before = redis.calls()
   await signIn(apps.redis)()
-  console.log(`  redis round trips per sign-in: ${redis.calls() - before} (3 keys: the ceiling, the route's client, the address; one EVAL each)`)
+  console.log(`  redis round trips per sign-in: ${redis.calls() - before} (one EVAL per key: the ceiling, the route's client, the address; one DEL clearing the address after a sign-in)`)
 } else console.log("  redis: not reachable at 127.0.0.1:6379, skipped")
 
 const readTimes = await interleave(

@@ -77,7 +77,8 @@ export async function rateLimitGate(context: RequestContext, action: string, pro
   if (route !== "credentials" && route !== "email-callback") return undefined
   return async (answer) => {
     // A sign-in that went through redirects onward, not back to a page with `?error=`.
+    // (A destination whose own query says `error` keeps its count: that costs a user nothing.)
     const location = answer.headers.get("location")
-    if (answer.status >= 300 && answer.status < 400 && location !== null && !new URL(location, context.origin).searchParams.has("error")) await verdict.succeeded()
+    if (answer.status >= 300 && answer.status < 400 && location !== null && !/[?&]error=/.test(location)) await verdict.succeeded()
   }
 }
