@@ -29,7 +29,7 @@ describe("docs/rate-limits.md", () => {
     // The app's environment: its secret, and its public URL.
     vi.stubEnv("AUTH_SECRET", "latchkey-docs-secret-0123456789abcdef")
     vi.stubEnv("AUTH_URL", "https://app.example.com/auth")
-    const app = await runSnippet(SETUP.code, { latchkey, "latchkey/rate-limits": rateLimitsModule, "latchkey/providers/credentials": { default: Credentials } })
+    const app: { handler: (request: Request) => Promise<Response>; clearLockout: (identifier: string) => Promise<void> } = await runSnippet(SETUP.code, { latchkey, "latchkey/rate-limits": rateLimitsModule, "latchkey/providers/credentials": { default: Credentials } }) as never
     const statuses = []
     for (let index = 0; index < 7; index++) statuses.push((await attempt(app, { headers: { "x-real-ip": `198.51.100.${index + 1}` } })).status)
     expect(statuses).toEqual([302, 302, 302, 302, 302, 429, 429])
