@@ -102,6 +102,18 @@ describe("rate limits: who the client is", () => {
   })
 })
 
+describe("rate limits: one proxy setting for host and client", () => {
+  it("trustedProxy also trusts the proxy's Host headers; without it or trustHost the host is refused", async () => {
+    const csrfOn = (config: Parameters<typeof limitedApp>[0]) => limitedApp({ env: {}, ...config }).auth.handler(new Request("http://internal:3000/auth/csrf", { headers: { host: "app.example.com", "x-forwarded-proto": "https" } }))
+    expect((await csrfOn({ trustedProxy: undefined })).status).toBe(400)
+    const trusted = await csrfOn({ trustedProxy: "fly" })
+    expect(trusted.status).toBe(200)
+    expect(trusted.headers.getSetCookie().some((line) => line.startsWith("__Host-authjs.csrf-token="))).toBe(true)
+    expect(() => limitedApp({ trustedProxy: "heroku" as never })).toThrow(/trustedProxy/)
+    expect(() => limitedApp({ trustedProxy: { header: "x-forwarded-for", hops: 0 } })).toThrow(/trustedProxy/)
+  })
+})
+
 describe("rate limits: routes and spellings", () => {
   const variants = ["/auth/callback/credentials", "/auth/signin/credentials", "/auth/callback/credentials/", "/auth/signin/%63redentials", "/auth/callback//credentials", "/auth/callback/credentials%2F", "/auth//callback/credentials"]
 
