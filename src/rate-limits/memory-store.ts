@@ -11,7 +11,7 @@
 import { InvalidOptionError } from "../errors.js"
 import type { RateLimitStore } from "./types.js"
 
-/** Enough for every live key of a busy single instance; about 3 MB of counters when full. */
+/** Enough for every live key of a busy single instance, in a few MB at most. */
 const DEFAULT_MAX_KEYS = 20_000
 
 interface Counter {
