@@ -63,4 +63,12 @@ describe("memoryRateLimitStore", () => {
       Date.now = realNow
     }
   })
+
+  it("a spray cannot push out a lockout: counters under their limit go first", async () => {
+    const store = memoryRateLimitStore({ maxKeys: 1000 })
+    const rule = { limit: 10, windowSeconds: 900 }
+    for (let index = 0; index < 11; index++) await store.consume("credentials:i:victim", rule)
+    for (let index = 0; index < 100_000; index++) await store.consume(`credentials:i:spray${index}`, rule)
+    expect((await store.consume("credentials:i:victim", rule)).count).toBe(12)
+  })
 })
