@@ -9,11 +9,12 @@
  *
  * @module
  */
+import { LatchkeyError } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
 import { keyedHash, normalizeIdentifier } from "./identifier.js"
 import { memoryRateLimitStore } from "./memory-store.js"
 import { DEFAULT_LIMITS, ROUTES } from "./rules.js"
-import type { CaptchaRequest, RateLimitEvent, RateLimitPlugIn, RateLimitRoute, RateLimitRule, RateLimitStore } from "./types.js"
+import type { CaptchaRequest, RateLimitCount, RateLimitEvent, RateLimitPlugIn, RateLimitRoute, RateLimitRule, RateLimitStore } from "./types.js"
 
 /**
  * What the handler lends the limiter for one request: the request, its client key (resolved under
@@ -73,7 +74,15 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   return {
     async check(host, route) {
       const keys = await keysOf(host, route)
-      const counts = await Promise.all(keys.map(({ key, rule }) => store.consume(key, rule)))
+      let counts: RateLimitCount[]
+      try {
+        counts = await Promise.all(keys.map(({ key, rule }) => store.consume(key, rule)))
+      } catch (error) {
+        // A store that cannot answer (Redis down) must not take sign-in down with it: the attempt
+        // goes on unlimited, and every such attempt is logged as an error, never silently.
+        logger.error(new LatchkeyError("the rate-limit store failed; this attempt was not limited", { cause: error }))
+        return { refused: false, succeeded: async () => {} }
+      }
       const over = keys.find((key, index) => counts[index]!.count > key.rule.limit)
       if (over) {
         const retryAfter = Math.max(1, ...counts.filter((count, index) => count.count > keys[index]!.rule.limit).map((count) => Math.ceil(count.resetInMs / 1000)))

@@ -231,3 +231,14 @@ describe("rate limits: passkeys", () => {
     expect((await app.handler(new Request(`${ORIGIN}/auth/webauthn-options/passkey?action=authenticate`, { headers: { "cf-connecting-ip": "203.0.113.9" } }))).status).toBe(200)
   })
 })
+
+describe("rate limits: a store that fails", () => {
+  it("a store that cannot answer lets sign-in go on, and logs an error for every attempt", async () => {
+    const errors: Error[] = []
+    const broken = { consume: async () => Promise.reject(new Error("ECONNREFUSED 127.0.0.1:6379")), clear: async () => {} }
+    const { auth } = limitedApp({ limits: { store: broken }, logger: { warn: () => {}, error: (error) => void errors.push(error) } })
+    expect(signedIn(await attempt(auth, { ip: "198.51.100.1", password: "lovelace" }))).toBe(true)
+    expect(errors.length).toBeGreaterThanOrEqual(2)
+    expect(errors[0]!.message).toMatch(/rate-limit store failed/)
+  })
+})
