@@ -13,7 +13,7 @@ const OUT = process.env.LATCHKEY_BUILD_DIR ?? "dist"
 const providerEntries = Object.fromEntries(providerModules().map(({ name, path }) => [`providers/${name}`, path]))
 
 // The subpaths that have types: every entry but the crypto backends and the CLI.
-const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", adapters: "src/adapters/index.ts", "provider-tokens": "src/provider-tokens/index.ts", redis: "src/redis/index.ts", node: "src/integrations/node.ts", webauthn: "src/webauthn/index.ts", passwords: "src/passwords/index.ts", next: "src/integrations/next/index.ts", sveltekit: "src/integrations/sveltekit/index.ts", client: "src/client/index.ts", react: "src/react/index.ts" }
+const typedEntries: Record<string, string> = { index: "src/index.ts", jwt: "src/jwt/index.ts", types: "src/types.ts", providers: "src/providers/index.ts", ...providerEntries, oauth: "src/oauth/index.ts", adapters: "src/adapters/index.ts", "provider-tokens": "src/provider-tokens/index.ts", redis: "src/redis/index.ts", "rate-limits": "src/rate-limits/index.ts", node: "src/integrations/node.ts", webauthn: "src/webauthn/index.ts", passwords: "src/passwords/index.ts", next: "src/integrations/next/index.ts", sveltekit: "src/integrations/sveltekit/index.ts", client: "src/client/index.ts", react: "src/react/index.ts" }
 
 /**
  * The declarations, one named file per source file under dist/dts/ (mirroring src/), and for each
@@ -83,6 +83,7 @@ export default defineConfig({
     adapters: "src/adapters/index.ts",
     "provider-tokens": "src/provider-tokens/index.ts",
     redis: "src/redis/index.ts",
+    "rate-limits": "src/rate-limits/index.ts",
     node: "src/integrations/node.ts",
     webauthn: "src/webauthn/index.ts",
     passwords: "src/passwords/index.ts",

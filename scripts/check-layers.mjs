@@ -23,7 +23,7 @@ export const FLOORS = [
   { floor: 2, places: ["providers/"] },
   { floor: 3, places: ["oauth/"] },
   { floor: 4, places: ["adapters/"] },
-  { floor: 5, places: ["webauthn/", "provider-tokens/", "passwords/"] }, // the plug-ins; new features join this floor
+  { floor: 5, places: ["webauthn/", "provider-tokens/", "passwords/", "rate-limits/"] }, // the plug-ins; new features join this floor
   { floor: 6, places: ["redis/"] },
   { floor: 7, places: ["handler/"] },
   { floor: 8, places: ["integrations/", "cli/", "index.ts"] },

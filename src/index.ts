@@ -7,7 +7,7 @@
  */
 export { createAuth, MAX_BODY_BYTES } from "./handler/index.js"
 export type { Auth, AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme, ClientErrorCode, CookieOption, CookiesOptions, HandlerCookie, AccountApi, AccountOwner, AccessTokenApi, AccessTokenApiOf, CookieSession } from "./handler/index.js"
-export type { PasskeyErrorCode, PasskeySummary } from "./handler/index.js"
+export type { PasskeyErrorCode, PasskeySummary, RateLimitEvent, RateLimitPlugIn, TrustedProxy } from "./handler/index.js"
 export {
   LatchkeyError,
   InvalidOptionError,

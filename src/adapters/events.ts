@@ -8,18 +8,20 @@ import type { AdapterSession, AdapterUser } from "./adapter.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Session, User } from "../types.js"
 
 /**
- * Notifications, for auditing; their return values are ignored, and an error one throws is logged without failing the request.
+ * The sign-in and session notifications Auth.js has, for auditing; `createAuth`'s `events` option
+ * (`AuthEvents` in `latchkey`) adds the plug-ins' own. Their return values are ignored, and an
+ * error one throws is logged without failing the request.
  *
  * @example
  * ```ts
- * import type { AuthEvents } from "latchkey"
- * const events: AuthEvents = {
+ * import type { SignInEvents } from "latchkey/adapters"
+ * const events: SignInEvents = {
  *   signIn: ({ user, account, isNewUser }) => console.info("sign-in", user.id, account?.provider, isNewUser),
  *   signOut: ({ token }) => console.info("sign-out", token?.sub),
  * }
  * ```
  */
-export interface AuthEvents {
+export interface SignInEvents {
   signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
   /** `token` for JWT sessions; `session` (the adapter's row) for database sessions. */
   signOut?: (message: { token: JWT | null; session?: AdapterSession | null }) => Awaitable<void>
@@ -31,8 +33,11 @@ export interface AuthEvents {
   linkAccount?: (message: { user: AdapterUser; account: Account }) => Awaitable<void>
 }
 
+/** What the handler named `K` of an events record is given. */
+type MessageOf<E, K extends keyof E> = E[K] extends ((message: infer M) => unknown) | undefined ? M : never
+
 /** Fires an event; a throwing handler is logged, and the request goes on. */
-export async function fireEvent<K extends keyof AuthEvents>(context: { events: AuthEvents; logger: Required<LoggerInstance> }, name: K, message: Parameters<NonNullable<AuthEvents[K]>>[0]): Promise<void> {
+export async function fireEvent<E extends object, K extends keyof E>(context: { events: E; logger: Required<LoggerInstance> }, name: K, message: MessageOf<E, K>): Promise<void> {
   const handler = context.events[name] as ((message: unknown) => Awaitable<void>) | undefined
   if (!handler) return
   try {

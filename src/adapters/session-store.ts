@@ -14,7 +14,7 @@
  */
 import type { Adapter, AdapterUser } from "./adapter.js"
 import type { AuthCallbacks } from "./callbacks.js"
-import type { AuthEvents } from "./events.js"
+import type { SignInEvents } from "./events.js"
 import type { CookiesOptions } from "../jwt/cookie-names.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
@@ -143,7 +143,7 @@ export interface SessionSettings {
   /** Whether a session bound to another browser counts as signed out (false with `session.sharedAcrossSubdomains`). */
   sessionsBoundToBrowser: boolean
   callbacks: AuthCallbacks
-  events: AuthEvents
+  events: SignInEvents
   codec: SessionCodec
   adapter: Adapter | undefined
   /** The provider-tokens plug-in, when the app passed one. */

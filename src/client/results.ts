@@ -23,7 +23,11 @@ export function redirectResult(outcome: Outcome): SignInResult {
   const error = field(body, "error")
   if (error !== undefined && CODE.test(error)) {
     const code = field(body, "code")
-    return { ok: false, error: error as AuthClientError, code: code !== undefined && CODE.test(code) ? code : undefined, url: null, status }
+    const refused: SignInResult = { ok: false, error: error as AuthClientError, code: code !== undefined && CODE.test(code) ? code : undefined, url: null, status }
+    // A rate limit's 429 says when to try again (handler/rate-limit-host.ts).
+    const retryAfter = (body as { retryAfter?: unknown }).retryAfter
+    if (status === 429 && Number.isSafeInteger(retryAfter)) refused.retryAfter = retryAfter as number
+    return refused
   }
   if (url === undefined || status !== 200) return { ok: false, error: "InvalidResponse", code: undefined, url: null, status }
   return { ok: true, error: undefined, code: undefined, url, status }

@@ -171,6 +171,8 @@ export interface SignInResult {
   code: string | undefined
   url: string | null
   status: number
+  /** With `error: "RateLimited"`: the seconds until an attempt may pass again. */
+  retryAfter?: number
 }
 
 /**

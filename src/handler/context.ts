@@ -13,11 +13,14 @@ import type { RefreshCoordinator } from "../provider-tokens/refresh-types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
-import type { AuthPages, AuthTheme } from "./options.js"
+import type { AuthEvents, AuthPages, AuthTheme } from "./options.js"
 import type { RedirectProxy } from "./redirect-proxy.js"
+import type { SettledRateLimits } from "./rate-limit-settle.js"
 
 /** The settled configuration, shared by every request. */
-export interface SettledConfig extends SessionSettings {
+export interface SettledConfig extends SessionSettings, SettledRateLimits {
+  /** The app's events: the session store's, and the plug-ins' own (`rateLimited`). */
+  events: AuthEvents
   basePath: string
   trustHost: boolean
   /** `AUTH_URL`, when set: the pinned public origin. */

@@ -15,7 +15,7 @@ import { LatchkeyError } from "../errors.js"
  * const message = code === "AccessDenied" ? "You cancelled the sign-in." : "Sign-in failed. Please try again."
  * ```
  */
-export type ClientErrorCode = "Configuration" | "AccessDenied" | "Verification" | "OAuthCallback" | "OAuthAccountNotLinked" | "CredentialsSignin" | "MissingCSRF"
+export type ClientErrorCode = "Configuration" | "AccessDenied" | "Verification" | "OAuthCallback" | "OAuthAccountNotLinked" | "CredentialsSignin" | "MissingCSRF" | "RateLimited" | "CaptchaFailed"
 
 /** The client code for an error raised while signing in. */
 export function clientCode(error: unknown): ClientErrorCode {
@@ -44,6 +44,8 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   OAuthAccountNotLinked: "This account is not linked to your user. Sign in the way you did before, then link it.",
   CredentialsSignin: "Sign-in failed. Check the details you entered and try again.",
   MissingCSRF: "Your session has expired. Please try again.",
+  RateLimited: "Too many attempts. Please wait a few minutes, then try again.",
+  CaptchaFailed: "Please complete the verification challenge, then try again.",
   Default: "Something went wrong while signing in. Please try again.",
 }
 

@@ -24,18 +24,20 @@ import { publicOrigin } from "./origin.js"
 import { errorPage } from "./pages/simple.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
 import { html, json, redirect, text } from "./response.js"
-import { get, JSON_ROUTES, post } from "./routes.js"
+import { formOf, get, JSON_ROUTES, post } from "./routes.js"
 import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
+import { rateLimitGate } from "./rate-limit-host.js"
 
-export type { AuthConfig, AuthPages, AuthTheme } from "./options.js"
+export type { AuthConfig, AuthEvents, AuthPages, AuthTheme } from "./options.js"
 export type { AuthCallbacks } from "../adapters/callbacks.js"
-export type { AuthEvents } from "../adapters/events.js"
 export type { CookieOption, CookiesOptions, HandlerCookie } from "../jwt/cookie-names.js"
 export type { AccountApi, AccountOwner } from "./accounts.js"
 export type { CookieSession }
 export type { ClientErrorCode } from "./errors.js"
 export type { PasskeyErrorCode, PasskeySummary } from "../webauthn/types.js"
+export type { RateLimitEvent, RateLimitPlugIn } from "../rate-limits/types.js"
+export type { TrustedProxy } from "../rate-limits/client-ip.js"
 export { MAX_BODY_BYTES } from "./body.js"
 
 /**
@@ -64,6 +66,11 @@ export interface Auth<S extends Session = Session> extends AccountApi {
   authFromCookies: (request: Request) => Promise<CookieSession<S>>
   /** Where the handler answers (`basePath`, or `AUTH_URL`'s path, else `/auth`), for integrations that route to it. */
   basePath: string
+  /**
+   * Lifts the rate-limit lockout of an account (its address or username, normalised as sign-in
+   * does) on every route; nothing to do when limits are off. See docs/rate-limits.md.
+   */
+  clearLockout: (identifier: string) => Promise<void>
 }
 
 /**
@@ -226,6 +233,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       if (action === "callback") return redirect(errorUrl(context, "Configuration"))
       return json({ error: "UnknownProvider" }, [], 404)
     }
+    // Rate limits (issue 27, rate-limit-host.ts): on the parsed route, before the route runs.
+    const limited = await rateLimitGate(context, action, provider, () => formOf(request, body))
+    if (limited instanceof Response) return limited
     let answer: Response
     try {
       if (request.method === "GET" || request.method === "HEAD") answer = await get(context, action, provider)
@@ -236,6 +246,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }
+    await limited?.(answer)
     // A script (latchkey/client, Auth.js's client) cannot follow a redirect to the provider: it asks for JSON.
     return wantsReturnedRedirect(request) ? returnedRedirect(context, answer) : answer
   }
@@ -281,7 +292,8 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   const account = accountApi(settled, startupProviders, confirmedUserId)
-  const made: Auth<S> = { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], basePath: settled.basePath, ...account }
+  const clearLockout = async (identifier: string) => settled.rateLimiter?.clearLockout(identifier)
+  const made: Auth<S> = { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], basePath: settled.basePath, clearLockout, ...account }
   // Only where it works: a plug-in that refreshes (the type says the same, from `P`).
   const result = settled.refresher ? { ...made, getAccessToken } : made
   // Apps export `handler` and `auth` destructured: each carries the config for the CLI to find.

@@ -5,13 +5,15 @@
  * store runs them too.
  */
 import type { AuthCallbacks } from "../adapters/callbacks.js"
-import type { AuthEvents } from "../adapters/events.js"
+import type { SignInEvents } from "../adapters/events.js"
 import type { Adapter } from "../adapters/adapter.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import type { CookiesOptions } from "../jwt/cookie-names.js"
 import type { EnvRecord } from "../env.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
+import type { TrustedProxy } from "../rate-limits/client-ip.js"
+import type { RateLimitEvent, RateLimitPlugIn } from "../rate-limits/types.js"
 import type { AppProviders } from "../providers/types.js"
 import type { Awaitable, JWT, LoggerInstance, Session } from "../types.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
@@ -48,6 +50,25 @@ export interface AuthTheme {
   logo?: string
   colorScheme?: "auto" | "light" | "dark"
   buttonText?: string
+}
+
+/**
+ * Notifications, for auditing (`events` in `createAuth`'s options): Auth.js's sign-in and session
+ * events, and `rateLimited` from the rate limits. Their return values are ignored, and an error one
+ * throws is logged without failing the request.
+ *
+ * @example
+ * ```ts
+ * import type { AuthEvents } from "latchkey"
+ * const events: AuthEvents = {
+ *   signIn: ({ user, account, isNewUser }) => console.info("sign-in", user.id, account?.provider, isNewUser),
+ *   rateLimited: ({ route, key }) => console.warn("rate limited", route, key),
+ * }
+ * ```
+ */
+export interface AuthEvents extends SignInEvents {
+  /** An attempt was refused by a rate limit or the captcha hook: no identifier in clear. */
+  rateLimited?: (message: RateLimitEvent) => Awaitable<void>
 }
 
 /**
@@ -133,8 +154,22 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    * `AUTH_REDIRECT_PROXY_ORIGINS`.
    */
   redirectProxyOrigins?: string[]
-  /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`. */
+  /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`, or true when `trustedProxy` is set. */
   trustHost?: boolean
+  /**
+   * The proxy the app runs behind, which names the client's IP address for rate limits (and makes
+   * its Host headers trusted, as `trustHost`): `"vercel"`, `"cloudflare"`, `"fly"`, `"nginx"`,
+   * `{ header, hops }`, or a function of the request. Without it no forwarding header is believed,
+   * and limits count per identifier only. See docs/rate-limits.md.
+   */
+  trustedProxy?: TrustedProxy
+  /**
+   * Attempt limits on sign-in routes (credentials, email, passkeys) and a ceiling on every auth
+   * route, per client IP and per account: on by default in production, with the default numbers
+   * and an in-memory store; `rateLimits({ ... })` from `latchkey/rate-limits` changes them (and
+   * turns them on anywhere); `false` turns them off. See docs/rate-limits.md.
+   */
+  rateLimits?: RateLimitPlugIn | false
   /** Default: whether the public URL is https. */
   useSecureCookies?: boolean
   /**

@@ -32,7 +32,7 @@ const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", 
  * `application/json` (not when the type merely mentions it, as `text/plain; x=application/json`,
  * which a cross-site `no-cors` fetch may send: that is read as a form, and CSRF-checked like one).
  */
-function formOf(request: Request, body: string): URLSearchParams | undefined {
+export function formOf(request: Request, body: string): URLSearchParams | undefined {
   const type = request.headers.get("content-type") ?? ""
   if (type.split(";", 1)[0]!.trim().toLowerCase() === "application/json") {
     if (!nestsWithin(body)) return undefined

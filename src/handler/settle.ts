@@ -19,6 +19,7 @@ import { settleLogger } from "./logger.js"
 import type { AuthConfig, AuthPages } from "./options.js"
 import { settleRedirectProxy } from "./redirect-proxy.js"
 import { settleProviderTokens } from "./settle-provider-tokens.js"
+import { settleRateLimits } from "./rate-limit-settle.js"
 
 const DAY = 24 * 60 * 60
 
@@ -45,7 +46,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     updateAge: wholeSeconds(config.session?.updateAge, "session.updateAge", DAY),
     ...settleSessionStore(config.session, config.adapter),
     sessionsBoundToBrowser: config.session?.sharedAcrossSubdomains !== true,
-    trustHost: config.trustHost ?? ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? ""),
+    trustHost: config.trustHost ?? (config.trustedProxy !== undefined || ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? "")),
     pinnedUrl,
     useSecureCookies: config.useSecureCookies,
     env,
@@ -63,6 +64,8 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
     ...settleProviderTokens(config, secret, logger),
+    // Rate limits (issue 27): handler/rate-limit-settle.ts.
+    ...settleRateLimits(config, env, secret[0]!, logger),
     instance: config,
   }
 }

@@ -91,6 +91,9 @@ function isRefusalPage(url: URL, pages: ErrorPages): boolean {
   return [pages.signIn, pages.error].some((page) => page !== undefined && new URL(page, url).pathname === url.pathname)
 }
 
+/** The client code of a refusal the handler answers as a page or plain text, by status. */
+const REFUSALS: Record<number, string> = { 400: "UntrustedHost", 403: "CaptchaFailed", 429: "RateLimited" }
+
 /** The handler's answer as an outcome: a redirect is success unless it lands on an error page with `error`. */
 async function outcomeOf(response: Response, base: URL, pages: ErrorPages): Promise<ActionResult> {
   const location = response.headers.get("location")
@@ -102,8 +105,9 @@ async function outcomeOf(response: Response, base: URL, pages: ErrorPages): Prom
   }
   const body: unknown = await response.json().catch(() => null)
   const named = typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : undefined
-  // The handler's refusals before routing (an untrusted or malformed host) are plain text.
-  return { ok: false, url: null, error: named ?? (response.status === 400 ? "UntrustedHost" : "Configuration"), code: undefined }
+  // The handler's refusals before routing (an untrusted or malformed host) are plain text; a rate
+  // limit (429) or a failed captcha (403) answers a form post with a page (rate-limit-host.ts).
+  return { ok: false, url: null, error: named ?? REFUSALS[response.status] ?? "Configuration", code: undefined }
 }
 
 /** Runs one CSRF-protected POST to the handler; answers the outcome and every `Set-Cookie` value to write. */

@@ -9,22 +9,10 @@
  */
 import { InvalidOptionError } from "../errors.js"
 import type { RefreshStore } from "../provider-tokens/refresh-store.js"
+import { commandSender, type RedisCommandClient } from "./command.js"
 
-/**
- * What `redisRefreshStore` needs of a client: ioredis's `call`, or node-redis's `sendCommand`.
- *
- * Exported from `latchkey/redis`.
- *
- * @example
- * ```ts
- * import Redis from "ioredis"
- * import type { RedisCommandClient } from "latchkey/redis"
- * const client: RedisCommandClient = new Redis(process.env.REDIS_URL!)
- * ```
- */
-export type RedisCommandClient =
-  | { call(command: string, ...args: (string | number)[]): Promise<unknown> }
-  | { sendCommand(args: string[]): Promise<unknown> }
+export type { RedisCommandClient } from "./command.js"
+export { redisRateLimitStore } from "./rate-limit-store.js"
 
 /** Deletes the lock only when it is still the caller's: a lock that expired and was retaken by another instance stays. */
 const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'
@@ -54,16 +42,7 @@ const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return red
 export function redisRefreshStore(client: RedisCommandClient, options: { prefix?: string } = {}): RefreshStore {
   const prefix = options.prefix ?? ""
   if (typeof prefix !== "string") throw new InvalidOptionError("prefix", "prefix must be a string.")
-  let command: (args: string[]) => Promise<unknown>
-  if (typeof (client as { call?: unknown })?.call === "function") {
-    const ioredis = client as { call(command: string, ...args: string[]): Promise<unknown> }
-    command = ([name, ...args]) => ioredis.call(name!, ...args)
-  } else if (typeof (client as { sendCommand?: unknown })?.sendCommand === "function") {
-    const nodeRedis = client as { sendCommand(args: string[]): Promise<unknown> }
-    command = (args) => nodeRedis.sendCommand(args)
-  } else {
-    throw new InvalidOptionError("client", "redisRefreshStore needs an ioredis client (call) or a node-redis client (sendCommand).")
-  }
+  const command = commandSender(client, "redisRefreshStore")
   const ms = (ttl: number) => String(Math.max(1, Math.ceil(ttl)))
   return {
     async acquire(key, owner, ttlMs) {

@@ -141,6 +141,7 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     revokeSessions: async (userId) => instance().revokeSessions(userId),
     unlinkAccount: async (userId, account) => instance().unlinkAccount(userId, account),
     deleteUser: async (userId) => instance().deleteUser(userId),
+    clearLockout: async (identifier) => instance().clearLockout(identifier),
     get basePath() {
       return instance().basePath
     },

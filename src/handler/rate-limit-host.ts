@@ -1,0 +1,85 @@
+/**
+ * What the handler lends the rate-limit plug-in (`rate-limits/limiter.ts`), and what it does with
+ * the answer. The route is named from the request the router already parsed (the action and the
+ * resolved provider), never from the raw path: `/signin//credentials`, `%2F` and a trailing slash
+ * are the route they resolve to, or no route at all. A refusal is 429 with `Retry-After` (403 for a
+ * failed captcha): JSON for scripts, the error page's message for browsers. The session route is
+ * never limited, and `auth()` never comes here.
+ */
+import type { ResolvedProvider } from "../providers/types.js"
+import { clientKeyOfRequest } from "../rate-limits/client-ip.js"
+import type { RateLimitHost } from "../rate-limits/limiter.js"
+import type { RateLimitRoute } from "../rate-limits/types.js"
+import { fireEvent } from "../adapters/events.js"
+import type { RequestContext } from "./context.js"
+import { errorPage } from "./pages/simple.js"
+import { html, json } from "./response.js"
+import { wantsReturnedRedirect } from "./return-redirect.js"
+
+/** The limited route a request is, from the router's parse; "all" for any other auth route, undefined for the session. */
+export function limitedRoute(method: string, action: string, provider: ResolvedProvider | undefined): RateLimitRoute | undefined {
+  if (action === "session") return undefined
+  const type = provider?.type
+  if (type === "webauthn" && (action === "webauthn-options" || action === "callback")) return "passkey"
+  if (method === "POST" && type === "credentials" && (action === "signin" || action === "callback")) return "credentials"
+  if (method === "POST" && type === "email" && action === "signin") return "email-send"
+  if (method !== "POST" && type === "email" && action === "callback") return "email-callback"
+  return "all"
+}
+
+/** The field naming the account: `email`, else `username`, else a credentials provider's first field that is not a password. */
+function identifierOf(context: RequestContext, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined): string | null | undefined {
+  const source = form ?? context.url.searchParams
+  const named = source.get("email") ?? source.get("username")
+  if (named !== null || provider?.type !== "credentials") return named
+  const field = Object.keys(provider.credentials).find((name) => !/password|secret|code|otp/i.test(name))
+  return field === undefined ? undefined : source.get(field)
+}
+
+/** The routes whose every answer is JSON (the router's JSON_ROUTES), and the passkey options a script fetches. */
+const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options"])
+
+/** Scripts (the client, passkey fetches, JSON routes) get JSON; a browser's form post gets a page. */
+function wantsJson(request: Request, action: string): boolean {
+  const type = `${request.headers.get("accept") ?? ""} ${request.headers.get("content-type") ?? ""}`
+  return JSON_ACTIONS.has(action) || wantsReturnedRedirect(request) || type.includes("application/json")
+}
+
+function refusal(context: RequestContext, action: string, error: "RateLimited" | "CaptchaFailed", retryAfter: number): Response {
+  const status = error === "RateLimited" ? 429 : 403
+  const headers: Record<string, string> = error === "RateLimited" ? { "retry-after": String(retryAfter) } : {}
+  if (wantsJson(context.request, action)) return json(error === "RateLimited" ? { error, retryAfter } : { error }, [], status, headers)
+  const page = html(errorPage(error, `${context.baseUrl}/signin`, context.theme), [], status)
+  for (const [name, value] of Object.entries(headers)) page.headers.set(name, value)
+  return page
+}
+
+/**
+ * Checks one request against the limits: a refusal to answer instead of the route, or what to
+ * call with the route's answer (a sign-in that succeeded clears its identifier's count). Undefined
+ * when nothing is limited.
+ */
+export async function rateLimitGate(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined): Promise<Response | ((answer: Response) => Promise<void>) | undefined> {
+  const limiter = context.rateLimiter
+  const route = limiter && limitedRoute(context.request.method, action, provider)
+  if (!limiter || route === undefined) return undefined
+  let form: URLSearchParams | undefined
+  const readForm = () => (form ??= context.request.method === "POST" ? formOf() : undefined)
+  const host: RateLimitHost = {
+    request: context.request,
+    clientKey: clientKeyOfRequest(context.request, context.trustedProxy),
+    identifier: () => identifierOf(context, provider, readForm()),
+    field: (name) => readForm()?.get(name),
+    report: (event) => fireEvent(context, "rateLimited", event),
+  }
+  const verdict = await limiter.check(host, route)
+  if (verdict.refused) return refusal(context, action, verdict.refused, verdict.retryAfter)
+  // Only a sign-in clears its count: a sent link is not proof of anything.
+  if (route !== "credentials" && route !== "email-callback") return undefined
+  return async (answer) => {
+    // A sign-in that went through redirects onward, not back to a page with `?error=`.
+    // (A destination whose own query says `error` keeps its count: that costs a user nothing.)
+    const location = answer.headers.get("location")
+    if (answer.status >= 300 && answer.status < 400 && location !== null && !/[?&]error=/.test(location)) await verdict.succeeded()
+  }
+}

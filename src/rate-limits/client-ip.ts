@@ -1,0 +1,107 @@
+/**
+ * Which client a request comes from, as far as the app's proxies can be believed. A Web `Request`
+ * carries no peer address, so the only source is a header a proxy set, and a header is believed
+ * only when the app said which proxy sets it (`trustedProxy`): otherwise anyone could write
+ * `X-Forwarded-For: 203.0.113.7` and be a new client on every request. Without that setting there
+ * is no client, and the limits fall back to the identifier alone (never to one shared bucket).
+ * IPv6 addresses are grouped by their /64 (one subscriber usually holds a whole /64).
+ *
+ * @module
+ */
+
+/**
+ * Which proxy the app runs behind, so which header names the client: `"vercel"` (`x-real-ip`),
+ * `"cloudflare"` (`cf-connecting-ip`), `"fly"` (`fly-client-ip`), `"nginx"` (the right-most
+ * `x-forwarded-for` entry, as `proxy_add_x_forwarded_for` appends it); `{ header, hops }` for
+ * another chain (`hops` proxies of the app's own append to the header, so the client is the
+ * `hops`-th entry from the right; default 1); or a function for a runtime that knows the peer.
+ * Setting it also trusts the proxy's Host headers, as `trustHost` does.
+ *
+ * Exported from `latchkey`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type TrustedProxy } from "latchkey"
+ * import GitHub from "latchkey/providers/github"
+ * const trustedProxy: TrustedProxy = { header: "x-forwarded-for", hops: 2 } // a load balancer, then nginx
+ * export const { handler, auth } = createAuth({ providers: [GitHub], trustedProxy })
+ * ```
+ */
+export type TrustedProxy = "vercel" | "cloudflare" | "fly" | "nginx" | { header: string; hops?: number } | ((request: Request) => string | undefined)
+
+const PRESETS: Record<string, { header: string; hops: number }> = {
+  vercel: { header: "x-real-ip", hops: 1 },
+  cloudflare: { header: "cf-connecting-ip", hops: 1 },
+  fly: { header: "fly-client-ip", hops: 1 },
+  nginx: { header: "x-forwarded-for", hops: 1 },
+}
+
+/** The longest textual IPv6 address with an embedded IPv4 and a zone is well under this. */
+const MAX_IP_LENGTH = 64
+
+/** The `hops`-th entry from the right of a comma-separated header, trimmed; undefined when it has fewer. */
+function fromRight(value: string, hops: number): string | undefined {
+  const entries = value.split(",")
+  return entries.length >= hops ? entries[entries.length - hops]!.trim() : undefined
+}
+
+/** `a.b.c.d` with each part 0–255, or undefined. */
+function ipv4(value: string): string | undefined {
+  const parts = value.split(".")
+  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)) return undefined
+  return parts.map(Number).join(".")
+}
+
+/** The eight hextets of an IPv6 address written by the URL parser (compressed, lower-case, no zone). */
+function hextets(canonical: string): string[] {
+  const [head = "", tail] = canonical.split("::")
+  const left = head === "" ? [] : head.split(":")
+  const right = tail === undefined || tail === "" ? [] : tail.split(":")
+  return [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+}
+
+/**
+ * The client key of an address: an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6
+ * address as its /64 prefix; undefined for anything that is not an IP address.
+ */
+export function clientKeyOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.length > MAX_IP_LENGTH) return undefined
+  const value = raw.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "")
+  const v4 = ipv4(value)
+  if (v4 !== undefined) return v4
+  if (!value.includes(":") || !/^[0-9A-Fa-f:.]+$/.test(value)) return undefined
+  let canonical: string
+  try {
+    canonical = new URL(`http://[${value}]/`).hostname.slice(1, -1)
+  } catch {
+    return undefined
+  }
+  const parts = hextets(canonical)
+  // ::ffff:a.b.c.d is an IPv4 client reached over IPv6: keyed as that IPv4 address.
+  if (parts.slice(0, 5).every((part) => part === "0") && parts[5] === "ffff") {
+    const [high, low] = [parseInt(parts[6]!, 16), parseInt(parts[7]!, 16)]
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
+  }
+  return `${parts.slice(0, 4).join(":")}::/64`
+}
+
+/**
+ * The client key of a request under the app's proxy setting, or undefined when no client can be
+ * believed: no setting, the header missing, fewer entries than hops, or not an IP address.
+ */
+export function clientKeyOfRequest(request: Request, proxy: TrustedProxy | undefined): string | undefined {
+  if (proxy === undefined) return undefined
+  if (typeof proxy === "function") return clientKeyOf(proxy(request))
+  const { header, hops = 1 } = typeof proxy === "string" ? PRESETS[proxy]! : proxy
+  const value = request.headers.get(header)
+  return value === null ? undefined : clientKeyOf(fromRight(value, hops))
+}
+
+/** Whether `value` is a setting {@link clientKeyOfRequest} can use. */
+export function isTrustedProxy(value: unknown): value is TrustedProxy {
+  if (typeof value === "string") return Object.hasOwn(PRESETS, value)
+  if (typeof value === "function") return true
+  if (typeof value !== "object" || value === null) return false
+  const { header, hops } = value as { header?: unknown; hops?: unknown }
+  return typeof header === "string" && header !== "" && (hops === undefined || (Number.isSafeInteger(hops) && (hops as number) >= 1))
+}

@@ -1,0 +1,32 @@
+// Which client a request is: only the header the proxy setting names, the right entry of a list,
+// IPv6 grouped by /64, IPv4-mapped addresses as IPv4, and anything that is not an address refused.
+import { describe, expect, it } from "vitest"
+import { clientKeyOf, clientKeyOfRequest } from "../../src/rate-limits/client-ip.js"
+
+const request = (headers: Record<string, string>) => new Request("https://app.example.com/auth/csrf", { headers })
+
+describe("client keys", () => {
+  it("groups IPv6 by /64 in every spelling, and keys IPv4-mapped addresses as IPv4", () => {
+    expect(clientKeyOf("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64")
+    expect(clientKeyOf("2001:0DB8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64")
+    expect(clientKeyOf("[2001:db8:1:2::7]")).toBe("2001:db8:1:2::/64")
+    expect(clientKeyOf("fe80::1%eth0")).toBe("fe80:0:0:0::/64")
+    expect(clientKeyOf("::ffff:198.51.100.7")).toBe("198.51.100.7")
+    expect(clientKeyOf("198.51.100.007")).toBe("198.51.100.7")
+  })
+
+  it("refuses what is not an address", () => {
+    for (const junk of ["", "unknown", "198.51.100.256", "1.2.3", "::g", "2001:db8::1/64", "a".repeat(100), "1.2.3.4:80"]) expect(clientKeyOf(junk)).toBeUndefined()
+  })
+
+  it("reads only the configured header, and the entry its hops name", () => {
+    const spoofed = { "x-forwarded-for": "10.9.9.9", "x-real-ip": "10.8.8.8", "cf-connecting-ip": "198.51.100.1" }
+    expect(clientKeyOfRequest(request(spoofed), undefined)).toBeUndefined()
+    expect(clientKeyOfRequest(request(spoofed), "cloudflare")).toBe("198.51.100.1")
+    expect(clientKeyOfRequest(request({ "x-forwarded-for": "10.0.0.1, 198.51.100.2" }), "nginx")).toBe("198.51.100.2")
+    expect(clientKeyOfRequest(request({ "x-forwarded-for": "10.0.0.1, 198.51.100.3, 192.0.2.1" }), { header: "x-forwarded-for", hops: 2 })).toBe("198.51.100.3")
+    expect(clientKeyOfRequest(request({ "x-forwarded-for": "198.51.100.3" }), { header: "x-forwarded-for", hops: 2 })).toBeUndefined()
+    expect(clientKeyOfRequest(request({ "fly-client-ip": "2001:db8::5" }), "fly")).toBe("2001:db8:0:0::/64")
+    expect(clientKeyOfRequest(request({}), () => "203.0.113.4")).toBe("203.0.113.4")
+  })
+})

@@ -1,0 +1,76 @@
+// The Redis store on the real server (127.0.0.1:6379): one EVAL per consume (counted on the
+// client), and two app instances sharing one count, so that under concurrency exactly the
+// configured number of attempts gets through across both. Each run uses its own key prefix.
+import Redis from "ioredis"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { redisRateLimitStore } from "../../src/redis/index.js"
+import { probeRedis } from "../tokens/support.js"
+import { APP, csrfFor, limitedApp } from "./support.js"
+
+let redis: Redis | undefined
+const prefix = `latchkey-test:rl:${crypto.randomUUID()}:`
+
+beforeAll(async () => {
+  const reason = await probeRedis()
+  if (reason && process.env.CI !== "true") return console.warn(`skipped: ${reason}`)
+  redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+})
+
+afterAll(async () => {
+  if (!redis) return
+  const keys = await redis.keys(`${prefix}*`)
+  if (keys.length > 0) await redis.del(...keys)
+  await redis.quit()
+})
+
+/** The app's client, counting the commands sent through it: each is one round trip. */
+function counting(client: Redis) {
+  const sent: string[] = []
+  return { sent, client: { call: (name: string, ...args: (string | number)[]) => (sent.push(name), client.call(name, ...args)) } }
+}
+
+describe("redisRateLimitStore", () => {
+  it("one consume is one round trip: one EVAL that counts and starts the window", async (test) => {
+    if (!redis) return test.skip()
+    const { sent, client } = counting(redis)
+    const store = redisRateLimitStore(client, { prefix })
+    const first = await store.consume("round-trip", { limit: 3, windowSeconds: 60 })
+    expect(sent).toEqual(["EVAL"])
+    expect(first.count).toBe(1)
+    expect(first.resetInMs).toBeGreaterThan(59_000)
+    expect((await store.consume("round-trip", { limit: 3, windowSeconds: 60 })).count).toBe(2)
+    expect(sent).toEqual(["EVAL", "EVAL"])
+    expect(await redis.pttl(`${prefix}round-trip`)).toBeGreaterThan(0)
+    await store.clear("round-trip")
+    expect((await store.consume("round-trip", { limit: 3, windowSeconds: 60 })).count).toBe(1)
+  })
+
+  it("two instances share one count: 40 concurrent wrong passwords from 40 IPs, exactly 10 reach authorize", async (test) => {
+    if (!redis) return test.skip()
+    const { sent, client } = counting(redis)
+    const store = redisRateLimitStore(client, { prefix: `${prefix}shared:` })
+    const one = limitedApp({ limits: { store } })
+    const two = limitedApp({ limits: { store } })
+    const instances = [one, two]
+    // Tokens first (they count only toward each IP's ceiling), then every post at once.
+    const tokens = await Promise.all(Array.from({ length: 40 }, (_, index) => csrfFor(instances[index % 2]!.auth, { "cf-connecting-ip": `198.51.100.${index + 1}` })))
+    const before = sent.length
+    const answers = await Promise.all(
+      tokens.map(({ csrfToken, cookie }, index) =>
+        instances[index % 2]!.auth.handler(
+          new Request(`${APP}/auth/callback/credentials`, {
+            method: "POST",
+            headers: { "cf-connecting-ip": `198.51.100.${index + 1}`, cookie, "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ email: "ada@example.com", password: "wrong", csrfToken }).toString(),
+          }),
+        ),
+      ),
+    )
+    expect(one.seen.authorize + two.seen.authorize).toBe(10)
+    expect(one.seen.authorize).toBeGreaterThan(0)
+    expect(two.seen.authorize).toBeGreaterThan(0)
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(30)
+    // Three keys per attempt (the ceiling, the route's client, the address): one EVAL each.
+    expect(sent.length - before).toBe(40 * 3)
+  })
+})
