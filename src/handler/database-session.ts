@@ -203,7 +203,7 @@ async function boundSessionToken(context: RequestContext): Promise<{ sessionToke
  */
 export async function databaseSessionFor(context: RequestContext, found: DatabaseSession, ended = false): Promise<Session> {
   const { user, session: row } = found
-  const session: Session = { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
+  const session: Session = { user: { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
   if (ended) session.error = "RefreshTokenError"
   const callback = context.config.callbacks?.session
   const shaped = callback ? await callback({ session, user, token: defaultClaims(user) }) : session

@@ -186,6 +186,8 @@ function setTokenClaim(context: RequestContext, claims: JWT, claim: TokenClaim |
 export async function sessionFor(context: RequestContext, claims: JWT, tokens?: TokenClaim): Promise<Session> {
   const expires = new Date(((claims.exp as number | undefined) ?? Math.floor(Date.now() / 1000) + context.sessionMaxAge) * 1000).toISOString()
   const session: Session = { user: { name: claims.name ?? null, email: claims.email ?? null, image: claims.picture ?? null }, expires }
+  // `id` is the token's subject, as apps once added it in their session callback (an Auth.js app's callback that still does is unchanged).
+  if (typeof claims.sub === "string") session.user.id = claims.sub
   if (tokens?.error) session.error = tokens.error
   const callback = context.config.callbacks?.session
   const shaped = callback ? await callback({ session, token: publicClaims(context, claims) }) : session
