@@ -32,6 +32,9 @@ export {
   CredentialsSignin,
   WebAuthnError,
   MissingDependencyError,
+  WeakSecretError,
+  MIN_SECRET_LENGTH,
+  NotAWebRequestError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason } from "./errors.js"
 /**

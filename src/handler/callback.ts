@@ -13,6 +13,7 @@ import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
 import { clientCode } from "./errors.js"
 import { redirect } from "./response.js"
+import { logSignInFailure } from "./sign-in-hints.js"
 
 /** Every check a failed callback may have left behind; clearing one that was never set is harmless. */
 const ALL_CHECKS = ["pkce", "state", "nonce"] as const
@@ -40,7 +41,7 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
     const cookies = [...result.cookies, ...clearCallbackUrl(context)]
     return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {
-    context.logger.error(error as Error)
+    await logSignInFailure(context, provider, error)
     return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure, (check) => checkCookieNameFor(context, check)))
   }
 }

@@ -16,7 +16,9 @@ import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } 
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
 import { checkCookiesOption, type CookiesOptions } from "./cookies.js"
+import { settleDiagnostics, type Diagnostics } from "./diagnostics.js"
 import { settleLogger } from "./logger.js"
+import { checkSecretStrength } from "./secret-strength.js"
 import { settleRedirectProxy, type RedirectProxy } from "./redirect-proxy.js"
 
 /**
@@ -253,6 +255,8 @@ export interface SettledConfig {
   env: EnvRecord
   /** The logger in force: the app's methods, else the console's. */
   logger: Required<LoggerInstance>
+  /** Development hints and once-only warnings (see diagnostics.ts). */
+  diagnostics: Diagnostics
   /** `redirectProxyUrl` or `AUTH_REDIRECT_PROXY_URL`, for provider resolution. */
   redirectProxyUrl: string | undefined
   /** The redirect proxy, settled, when one is configured. */
@@ -287,6 +291,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   const sessionMaxAge = positiveSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
   if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
   const secret = secretsOrEnv(config.secret ?? envSecrets(env, logger))
+  checkSecretStrength(config.secret, secret, env, logger)
   return {
     secret,
     basePath,
@@ -299,6 +304,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     config,
     env,
     logger,
+    diagnostics: settleDiagnostics(env, config.debug, logger),
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
     ...settleProviderTokens(config, secret, logger),

@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { InvalidProviderError, LatchkeyError } from "../errors.js"
+import { InvalidProviderError } from "../errors.js"
 import { requireAdapterMethods } from "../adapters/requirements.js"
+import { didYouMean } from "../lib/did-you-mean.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
@@ -18,11 +19,15 @@ import { nestsWithin, readBoundedBody } from "./body.js"
 import { callbackRoute } from "./callback.js"
 import { confirmedUser } from "./confirmed-session.js"
 import { sessionFromCookies, type CookieSession } from "./cookie-session.js"
-import { settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
+import { settleConfig, type AuthConfig, type RequestContext } from "./config.js"
 import { errorUrl } from "./complete-sign-in.js"
+import { errorPageHint } from "./diagnostics.js"
+import { ERROR_MESSAGES } from "./errors.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
 import { clearDatabaseSessionCookies, currentDatabaseSession, freshDatabaseSessionFor, heldSession, readDatabaseSession } from "./database-session.js"
+import { loggableError } from "./loggable-error.js"
 import { publicOrigin } from "./origin.js"
+import { warnOnOriginMismatch } from "./origin-mismatch.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin } from "./redirect.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
@@ -32,6 +37,8 @@ import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
 import { checkAtStartup } from "./startup.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
+import { untrustedHost } from "./untrusted-host.js"
+import { webRequestUrl } from "./web-request.js"
 
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
 export type { CookieOption, CookiesOptions, HandlerCookie } from "./cookies.js"
@@ -140,11 +147,6 @@ function formOf(request: Request, body: string): URLSearchParams | undefined {
   return new URLSearchParams(body)
 }
 
-function untrustedHost(settled: SettledConfig): Response {
-  settled.logger.error(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
-  return text("Untrusted host", 400)
-}
-
 /**
  * The request with its POST body read once, bounded, before anything else looks at it (the CSRF
  * check included), and that body as text; undefined when the body is over the limit.
@@ -216,6 +218,11 @@ async function post(context: RequestContext, action: string, provider: ResolvedP
   return json({ error: "NotFound" }, [], 404)
 }
 
+/** The error page's hint in development; none in production, where the page is for users. */
+function developmentHint(context: RequestContext, code: string | null): string | undefined {
+  return context.diagnostics.development ? errorPageHint(code, Object.keys(ERROR_MESSAGES)) : undefined
+}
+
 async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
   if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider)
   const { url } = context
@@ -241,7 +248,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
       return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.config.theme), cookies)
     }
     case "error":
-      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.config.theme), [], 400)
+      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.config.theme, developmentHint(context, url.searchParams.get("error"))), [], 400)
     case "verify-request":
       return html(verifyRequestPage(context.config.theme))
     default:
@@ -297,10 +304,11 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function handler(incoming: Request): Promise<Response> {
-    const url = new URL(incoming.url)
+    const url = webRequestUrl(incoming, "handler")
     const origin = publicOrigin(settled, incoming, url)
-    if (origin === "untrusted") return untrustedHost(settled)
+    if (origin === "untrusted") return untrustedHost(settled, url)
     if (origin === "invalid") return text("Invalid Host header", 400)
+    warnOnOriginMismatch(settled, incoming, url)
     const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) {
       settled.logger.warn("ERR_BASE_PATH", { message: `a request outside basePath "${settled.basePath}" reached the handler; mount it there, or set basePath` })
@@ -321,11 +329,13 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       settled.logger.error(error as Error)
       if (!(error instanceof InvalidProviderError)) throw error
       if (JSON_ROUTES.has(action)) return json({ error: "Configuration" }, [], 500)
-      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme), [], 500)
+      const hint = settled.diagnostics.development ? errorPageHint("Configuration", Object.keys(ERROR_MESSAGES)) : undefined
+      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme, hint), [], 500)
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
     if (providerId !== undefined && provider === undefined) {
-      settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"` })
+      const known = context.providers.map(({ id }) => id)
+      settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"${didYouMean(providerId, known)} (configured: ${known.join(", ") || "none"})` })
       // A browser sent back by a provider lands on the error page; API clients get JSON.
       if (action === "callback") return redirect(errorUrl(context, "Configuration"))
       return json({ error: "UnknownProvider" }, [], 404)
@@ -336,7 +346,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       else if (request.method === "POST") answer = await post(context, action, provider, body)
       else answer = json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
-      settled.logger.error(error as Error)
+      settled.logger.error(loggableError(error))
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }
@@ -345,7 +355,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function auth(request: Request): Promise<Session | null> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "auth")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
     // Without a trusted host the handler answers nothing; reading keeps to the request's own URL.
@@ -363,7 +373,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function getAccessToken(request: Request, providerId: string): Promise<string | null> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "getAccessToken")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
     const engine = settled.providerTokens!
@@ -374,7 +384,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function authFromCookies(request: Request): Promise<CookieSession> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "authFromCookies")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return { session: null, unverified: false }
     return sessionFromCookies(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, []))
@@ -383,7 +393,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   // The session callback's answer is what `auth` returns, so its type is S (Session without a callback).
   /** The user of a request's session, confirmed against its row, for the account API given a request. */
   async function confirmedUserId(request: Request): Promise<string | null> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "auth")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
     return (await confirmedUser(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, [])))?.userId ?? null

@@ -17,6 +17,7 @@ import { fireEvent, type RequestContext } from "./config.js"
 import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { browserBinding, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
+import { warnOnSecretMismatch } from "./secret-mismatch.js"
 import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "../provider-tokens/types.js"
 
 /**
@@ -130,6 +131,7 @@ export async function decodeSessionCookie(context: RequestContext): Promise<JWT 
     return context.config.jwt?.decode ? await context.config.jwt.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
     context.logger.debug("session token rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
+    warnOnSecretMismatch(context.diagnostics, error)
     return null
   }
 }

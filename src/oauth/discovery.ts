@@ -10,7 +10,7 @@ import { InvalidProviderError, OAuthProtocolError } from "../errors.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
-import { translateError } from "./translate-error.js"
+import { discoveryError } from "./discovery-error.js"
 
 /**
  * How long a discovery document is reused: one hour.
@@ -157,7 +157,7 @@ export async function authorizationServer(provider: ResolvedOAuthProvider, optio
   try {
     return { ...(await entry.server), ...configuredEndpoints(provider) }
   } catch (error) {
-    throw translateError(provider.id, error, "discovery")
+    throw discoveryError(provider, error)
   }
 }
 

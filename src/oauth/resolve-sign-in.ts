@@ -1,4 +1,5 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
+import { driverErrorHint } from "../lib/driver-errors.js"
 import type { Account, Profile, User } from "../types.js"
 import { withAdapterMethods, type Adapter, type AdapterAccount, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
 import { LINKING_METHODS } from "../adapters/requirements.js"
@@ -116,6 +117,6 @@ async function link(adapter: AdapterWith<"linkAccount">, account: Account, userI
   try {
     return (await adapter.linkAccount(linked)) || linked
   } catch (failure) {
-    throw new AdapterError("linkAccount", failure)
+    throw new AdapterError("linkAccount", failure, driverErrorHint(failure))
   }
 }
