@@ -46,7 +46,7 @@ const SQLITE_MISSING = [
 function driverOf(code: string): string {
   if (code.startsWith("ER_")) return "MySQL"
   if (code.startsWith("SQLITE_")) return "SQLite"
-  if (code.startsWith("E") && /^E[A-Z]+$/.test(code)) return "network"
+  if (/^E[A-Z]+$/.test(code)) return "network"
   return "PostgreSQL"
 }
 
@@ -64,7 +64,11 @@ function nameIn(message: unknown): string {
 export function driverCode(failure: unknown): string | undefined {
   const code = typeof failure === "object" && failure !== null ? (failure as { code?: unknown }).code : undefined
   if (typeof code !== "string") return undefined
-  return /^[0-9A-Z]{5}$/.test(code) || /^(ER_|SQLITE_)[A-Z0-9_]{1,60}$/.test(code) || /^E[A-Z]{3,20}$/.test(code) ? code : undefined
+  // Node's own codes (ENOSPC, EACCES…) are not the database's: only the network ones named above count.
+  const network = /^E[A-Z]{3,20}$/.test(code) && Object.hasOwn(HINTS, code)
+  // A SQLSTATE is five characters with at least one digit (42P01, XX000), which Node's EPIPE is not.
+  const sqlstate = /^[0-9A-Z]{5}$/.test(code) && /[0-9]/.test(code)
+  return sqlstate || /^(ER_|SQLITE_)[A-Z0-9_]{1,60}$/.test(code) || network ? code : undefined
 }
 
 /**
