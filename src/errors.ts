@@ -706,7 +706,7 @@ export class WeakSecretError extends LatchkeyError {
   readonly variable: string
 
   constructor(variable: string, length: number) {
-    super(`${variable} is ${length} characters long; a session secret needs at least ${MIN_SECRET_LENGTH}. Generate one with \`npx latchkey secret\` (32 random bytes) and set it as ${variable}.`)
+    super(`${variable} is ${length} characters long; a session secret needs at least ${MIN_SECRET_LENGTH}: generate one with \`npx latchkey secret\`.`)
     this.variable = variable
   }
 }
@@ -737,7 +737,7 @@ export class NotAWebRequestError extends LatchkeyError {
   override readonly code = "ERR_NOT_A_WEB_REQUEST"
 
   constructor(method: string) {
-    super(`${method}(request) needs a Web Request, and was given a Node or Express request. In Express or node:http use latchkey/node: \`import { toWebRequest } from "latchkey/node"\` and call ${method}(toWebRequest(req)); mount the handler with toWebHandler(handler).`)
+    super(`${method}() needs a Web Request, not Node's or Express's req: pass toWebRequest(req) from latchkey/node.`)
   }
 }
 

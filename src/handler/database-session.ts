@@ -19,7 +19,6 @@
  * `AdapterError` for the handler to answer.
  */
 import { AdapterError } from "../errors.js"
-import { driverErrorHint } from "../lib/driver-errors.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { withAdapterMethods, type AdapterSession, type AdapterUser } from "../adapters/adapter.js"
@@ -41,7 +40,7 @@ async function call<T>(method: string, run: () => T | PromiseLike<T>): Promise<T
   try {
     return await run()
   } catch (error) {
-    throw new AdapterError(method, error, driverErrorHint(error))
+    throw new AdapterError(method, error, (await import("../lib/driver-errors.js")).driverErrorHint(error))
   }
 }
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { InvalidProviderError } from "../errors.js"
+import { InvalidProviderError, LatchkeyError } from "../errors.js"
 import { requireAdapterMethods } from "../adapters/requirements.js"
 import { didYouMean } from "../lib/did-you-mean.js"
 import { resolveProviders } from "../providers/core/resolve.js"
@@ -19,15 +19,13 @@ import { nestsWithin, readBoundedBody } from "./body.js"
 import { callbackRoute } from "./callback.js"
 import { confirmedUser } from "./confirmed-session.js"
 import { sessionFromCookies, type CookieSession } from "./cookie-session.js"
-import { settleConfig, type AuthConfig, type RequestContext } from "./config.js"
+import { settleConfig, type AuthConfig, type RequestContext, type SettledConfig } from "./config.js"
 import { errorUrl } from "./complete-sign-in.js"
-import { errorPageHint } from "./diagnostics.js"
-import { ERROR_MESSAGES } from "./errors.js"
 import { csrfToken, verifyCsrf } from "./csrf.js"
 import { clearDatabaseSessionCookies, currentDatabaseSession, freshDatabaseSessionFor, heldSession, readDatabaseSession } from "./database-session.js"
+import { ERROR_MESSAGES } from "./errors.js"
 import { loggableError } from "./loggable-error.js"
 import { publicOrigin } from "./origin.js"
-import { warnOnOriginMismatch } from "./origin-mismatch.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin } from "./redirect.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
@@ -37,7 +35,6 @@ import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
 import { checkAtStartup } from "./startup.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
-import { untrustedHost } from "./untrusted-host.js"
 import { webRequestUrl } from "./web-request.js"
 
 export type { AuthConfig, AuthCallbacks, AuthEvents, AuthPages, AuthTheme } from "./config.js"
@@ -218,9 +215,19 @@ async function post(context: RequestContext, action: string, provider: ResolvedP
   return json({ error: "NotFound" }, [], 404)
 }
 
-/** The error page's hint in development; none in production, where the page is for users. */
-function developmentHint(context: RequestContext, code: string | null): string | undefined {
-  return context.diagnostics.development ? errorPageHint(code, Object.keys(ERROR_MESSAGES)) : undefined
+/**
+ * The error page's hint in development; none in production, where the page is for users. The
+ * diagnostics here and below load on demand: only a failing or misconfigured request pays for them.
+ */
+async function developmentHint(development: boolean, code: string | null): Promise<string | undefined> {
+  return development ? (await import("./error-page-hint.js")).errorPageHint(code, code !== null && Object.hasOwn(ERROR_MESSAGES, code)) : undefined
+}
+
+/** The 400 for an untrusted host, logged with what to set; in development the page says it too. */
+async function untrustedHost(settled: SettledConfig, url: URL): Promise<Response> {
+  const fix = (await import("./untrusted-host.js")).untrustedHostFix(url.origin, settled.basePath)
+  settled.logger.error(new LatchkeyError(fix))
+  return text(settled.diagnostics.development ? fix : "Untrusted host", 400)
 }
 
 async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
@@ -248,7 +255,7 @@ async function get(context: RequestContext, action: string, provider: ResolvedPr
       return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.config.theme), cookies)
     }
     case "error":
-      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.config.theme, developmentHint(context, url.searchParams.get("error"))), [], 400)
+      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.config.theme, await developmentHint(context.diagnostics.development, url.searchParams.get("error"))), [], 400)
     case "verify-request":
       return html(verifyRequestPage(context.config.theme))
     default:
@@ -308,7 +315,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     const origin = publicOrigin(settled, incoming, url)
     if (origin === "untrusted") return untrustedHost(settled, url)
     if (origin === "invalid") return text("Invalid Host header", 400)
-    warnOnOriginMismatch(settled, incoming, url)
+    if (settled.pinnedUrl && settled.diagnostics.development) (await import("./origin-mismatch.js")).warnOnOriginMismatch(settled, incoming, url)
     const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) {
       settled.logger.warn("ERR_BASE_PATH", { message: `a request outside basePath "${settled.basePath}" reached the handler; mount it there, or set basePath` })
@@ -329,7 +336,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       settled.logger.error(error as Error)
       if (!(error instanceof InvalidProviderError)) throw error
       if (JSON_ROUTES.has(action)) return json({ error: "Configuration" }, [], 500)
-      const hint = settled.diagnostics.development ? errorPageHint("Configuration", Object.keys(ERROR_MESSAGES)) : undefined
+      const hint = await developmentHint(settled.diagnostics.development, "Configuration")
       return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, config.theme, hint), [], 500)
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
@@ -346,7 +353,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       else if (request.method === "POST") answer = await post(context, action, provider, body)
       else answer = json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
-      settled.logger.error(loggableError(error))
+      settled.logger.error(await loggableError(error))
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }

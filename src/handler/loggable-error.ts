@@ -6,12 +6,13 @@
  * that code means instead. Anything else is the app's own error (a callback threw), logged as it is.
  */
 import { AdapterError, LatchkeyError } from "../errors.js"
-import { driverErrorHint } from "../lib/driver-errors.js"
 
-/** The error to hand the logger for `failure`. */
-export function loggableError(failure: unknown): Error {
+/** The error to hand the logger for `failure`. The driver codes' table loads only for an error with a code. */
+export async function loggableError(failure: unknown): Promise<Error> {
   if (failure instanceof LatchkeyError) return failure
-  const hint = driverErrorHint(failure)
-  if (hint !== undefined) return new AdapterError("call", failure, hint)
+  if (typeof (failure as { code?: unknown } | null)?.code === "string") {
+    const hint = (await import("../lib/driver-errors.js")).driverErrorHint(failure)
+    if (hint !== undefined) return new AdapterError("call", failure, hint)
+  }
   return failure instanceof Error ? failure : new LatchkeyError("a value that is not an error was thrown.", { cause: failure })
 }

@@ -17,11 +17,9 @@ function requestOrigin(request: Request, url: URL): string | undefined {
 
 /** What differs between the two origins, said as the likely mistake. */
 function differenceOf(seen: URL, pinned: URL): string {
-  if (seen.protocol !== pinned.protocol) return `the scheme differs (${seen.protocol.slice(0, -1)} against ${pinned.protocol.slice(0, -1)}), and so do the cookies' __Secure- prefixes`
-  const loopback = (host: string) => host === "localhost" || host === "127.0.0.1" || host === "[::1]"
-  if (seen.hostname !== pinned.hostname && loopback(seen.hostname) && loopback(pinned.hostname)) return `${seen.hostname} and ${pinned.hostname} are different sites to a browser, with their own cookies`
-  if (seen.port !== pinned.port) return "the port differs"
-  return "the host differs"
+  if (seen.protocol !== pinned.protocol) return `the scheme differs (${seen.protocol.slice(0, -1)} against ${pinned.protocol.slice(0, -1)})`
+  if (seen.hostname !== pinned.hostname) return `${seen.hostname} and ${pinned.hostname} are different sites to a browser`
+  return "the port differs"
 }
 
 /** Warns, once per origin and only in development, when `request` came in on another origin than `AUTH_URL`. */
@@ -31,5 +29,5 @@ export function warnOnOriginMismatch(settled: Pick<SettledConfig, "pinnedUrl" | 
   const seen = requestOrigin(request, url)
   if (seen === undefined || seen === pinned.origin) return
   const difference = differenceOf(new URL(seen), pinned)
-  settled.diagnostics.warnOnce(`origin:${seen}`, "ORIGIN_MISMATCH", `a request came to ${seen}, but AUTH_URL is ${pinned.href}: ${difference}. Sign-ins are sent back to AUTH_URL, so cookies set here are not seen there. Open the app at ${pinned.origin}, or set AUTH_URL to this origin`)
+  settled.diagnostics.warnOnce(`origin:${seen}`, "ORIGIN_MISMATCH", `a request came to ${seen}, but AUTH_URL is ${pinned.href}: ${difference}, and sign-ins return to AUTH_URL without this origin's cookies. Open the app at ${pinned.origin}, or change AUTH_URL`)
 }

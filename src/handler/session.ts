@@ -17,7 +17,6 @@ import { fireEvent, type RequestContext } from "./config.js"
 import { clearTokenCookie, cookieName, cookieSpec, sessionTokenOf, sessionTokenOfContext, setCookieHeaders } from "./cookies.js"
 import { browserBinding, csrfToken } from "./csrf.js"
 import { constantTimeEqual, sha256 } from "./digest.js"
-import { warnOnSecretMismatch } from "./secret-mismatch.js"
 import type { FreshClaim, HeldTokens, KeptTokens, TokenClaim } from "../provider-tokens/types.js"
 
 /**
@@ -131,6 +130,8 @@ export async function decodeSessionCookie(context: RequestContext): Promise<JWT 
     return context.config.jwt?.decode ? await context.config.jwt.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
     context.logger.debug("session token rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
+    // Loaded on demand: only a cookie that failed to open pays for the warning's code.
+    const { warnOnSecretMismatch } = await import("./secret-mismatch.js")
     warnOnSecretMismatch(context.diagnostics, error)
     return null
   }

@@ -11,36 +11,37 @@
 /** A table or column name as schemas write them; anything else read from a message is dropped. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}(?:\.[A-Za-z_][A-Za-z0-9_$]{0,62})?$/
 
-/** What each known code means, with `{name}` where the missing table or column goes. */
+/** What a code means, by kind; `{name}` is where the missing table or column goes. */
+const MISSING_TABLE = "the table {name} is missing: create the tables with `latchkey schema`"
+const MISSING_COLUMN = "the column {name} is missing: compare the table with `latchkey schema`"
+const NO_DATABASE = "the database named in the connection URL does not exist"
+const REFUSED_LOGIN = "the database refused the user name or password"
+const DUPLICATE = "a unique column already holds this value"
+
+/** The known codes: PostgreSQL's (and PGlite's) SQLSTATE, MySQL's and MariaDB's names, Node's network codes. */
 const HINTS: Record<string, string> = {
-  // PostgreSQL (and PGlite)
-  "42P01": "the table {name} is missing: create the tables with `latchkey schema`",
-  "42703": "the column {name} is missing: the table predates this schema; compare it with `latchkey schema`",
-  "3F000": "the schema in the connection's search_path does not exist",
-  "3D000": "the database named in the connection URL does not exist",
-  "28P01": "the database refused the user name or password",
-  "28000": "the database refused the connection's user",
-  "42501": "the database user may not read or write this table",
-  "23505": "a unique column already holds this value",
-  // MySQL and MariaDB
-  ER_NO_SUCH_TABLE: "the table {name} is missing: create the tables with `latchkey schema`",
-  ER_BAD_FIELD_ERROR: "the column {name} is missing: the table predates this schema; compare it with `latchkey schema`",
-  ER_BAD_DB_ERROR: "the database named in the connection URL does not exist",
-  ER_ACCESS_DENIED_ERROR: "the database refused the user name or password",
-  ER_DUP_ENTRY: "a unique column already holds this value",
-  // Node's network errors
+  "42P01": MISSING_TABLE,
+  "42703": MISSING_COLUMN,
+  "3D000": NO_DATABASE,
+  "28P01": REFUSED_LOGIN,
+  "42501": "the database user may not use this table",
+  "23505": DUPLICATE,
+  ER_NO_SUCH_TABLE: MISSING_TABLE,
+  ER_BAD_FIELD_ERROR: MISSING_COLUMN,
+  ER_BAD_DB_ERROR: NO_DATABASE,
+  ER_ACCESS_DENIED_ERROR: REFUSED_LOGIN,
+  ER_DUP_ENTRY: DUPLICATE,
   ECONNREFUSED: "nothing accepts connections at the database's address: is it running?",
   ENOTFOUND: "the database's host name does not resolve",
-  ETIMEDOUT: "the database did not answer in time",
 }
 
 /** Messages that name the missing table or column, per driver: PostgreSQL, MySQL, SQLite. */
 const NAMED_IN_MESSAGE = [/^relation "([^"]+)" does not exist/, /^column "([^"]+)"/, /^Table '(?:[^'.]+\.)?([^'.]+)' doesn't exist/, /^Unknown column '([^']+)'/, /^no such (?:table|column): (\S+)/, /has no column named (\S+)/]
 
-/** The SQLite codes whose message says which table or column is missing. */
+/** SQLite has one code for every error; its message says which table or column is missing. */
 const SQLITE_MISSING = [
-  { pattern: /^no such table: /, hint: HINTS["42P01"]! },
-  { pattern: /^no such column: |has no column named /, hint: HINTS["42703"]! },
+  { pattern: /^no such table: /, hint: MISSING_TABLE },
+  { pattern: /^no such column: |has no column named /, hint: MISSING_COLUMN },
 ]
 
 function driverOf(code: string): string {

@@ -1,5 +1,4 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
-import { driverErrorHint } from "../lib/driver-errors.js"
 import type { Account, Profile, User } from "../types.js"
 import { withAdapterMethods, type Adapter, type AdapterAccount, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
 import { LINKING_METHODS } from "../adapters/requirements.js"
@@ -117,6 +116,6 @@ async function link(adapter: AdapterWith<"linkAccount">, account: Account, userI
   try {
     return (await adapter.linkAccount(linked)) || linked
   } catch (failure) {
-    throw new AdapterError("linkAccount", failure, driverErrorHint(failure))
+    throw new AdapterError("linkAccount", failure, (await import("../lib/driver-errors.js")).driverErrorHint(failure))
   }
 }

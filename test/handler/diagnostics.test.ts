@@ -191,7 +191,7 @@ describe("discovery", () => {
     server = undefined
     const { response, errors } = await signInWith(`${issuer}/realm`)
     expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("Configuration")
-    expect(errors).toEqual([`ERR_OAUTH_PROTOCOL: Provider "corp": discovery at ${issuer}/realm/.well-known/openid-configuration failed: the host refused the connection (is the server running on that port?) (ECONNREFUSED).`])
+    expect(errors).toEqual([`ERR_OAUTH_PROTOCOL: Provider "corp": discovery at ${issuer}/realm/.well-known/openid-configuration failed: connection refused: is the server running on that port? (ECONNREFUSED).`])
   })
 
   it("a 404 is logged with the URL and the status", async () => {
