@@ -1,8 +1,7 @@
 /**
  * Hints for the developer, on top of the errors themselves: whether the app runs in development
- * (where a hint may go to the browser too), a warning that is logged once however often its cause
- * recurs. Everything here only adds
- * log lines and page text; no request is answered differently because of it.
+ * (where a hint may go to the browser too), and a warning that is logged once however often its
+ * cause recurs. Hints only add log lines and page text; no request is answered differently.
  */
 import { processEnv, readEnv, type EnvRecord } from "../env.js"
 import type { LoggerInstance } from "../types.js"

@@ -19,6 +19,10 @@ function looksLikeNodeRequest(value: unknown): boolean {
  * Express request; any other unparsable URL throws as `new URL` does.
  */
 export function webRequestUrl(request: Request, method: string): URL {
-  if (looksLikeNodeRequest(request)) throw new NotAWebRequestError(method)
-  return new URL(request.url)
+  // A Web Request's URL is always absolute, so the check costs nothing until parsing fails.
+  try {
+    return new URL(request.url)
+  } catch (error) {
+    throw looksLikeNodeRequest(request) ? new NotAWebRequestError(method) : error
+  }
 }
