@@ -24,6 +24,14 @@ async function callbackParams(request: Request): Promise<URLSearchParams> {
   return new URLSearchParams(await request.clone().text())
 }
 
+/**
+ * An `oauth` provider whose token response holds an id_token is an OpenID Connect server: the
+ * sign-in works, but the id_token is never validated and its claims never read. Said once.
+ */
+function warnIdTokenOnOAuth(context: RequestContext, providerId: string): void {
+  context.diagnostics.warnOnce(`id-token:${providerId}`, "OAUTH_TYPE_SHOULD_BE_OIDC", `provider "${providerId}" is type "oauth", but its token response holds an id_token: it is an OpenID Connect server; write type: "oidc" to have the id_token validated`)
+}
+
 /** GET|POST /callback/:id. */
 export async function callbackRoute(context: RequestContext, provider: ResolvedProvider): Promise<Response> {
   if (provider.type === "email") {
@@ -38,6 +46,7 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
   if (forward !== undefined) return redirect(forward)
   try {
     const result = await finishSignIn(provider, context.request, { ...flowOptions(context), redirectUri: redirectUriFor(context, provider) })
+    if (provider.type === "oauth" && typeof result.tokens.id_token === "string") warnIdTokenOnOAuth(context, provider.id)
     const cookies = [...result.cookies, ...clearCallbackUrl(context)]
     return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {

@@ -65,6 +65,15 @@ describe('type "oauth" against an OpenID Connect server', () => {
     expect(app.warnings).toEqual([expect.stringMatching(/^OAUTH_TYPE_SHOULD_BE_OIDC: provider "corp" is type "oauth", but its issuer is an OpenID Connect server.*write type: "oidc"/)])
   })
 
+  it('with the openid scope, the sign-in works, and the id_token it ignores is warned about once', async () => {
+    const provider = { id: "corp", type: "oauth" as const, issuer: idp.issuer, clientId: "app", clientSecret: "app-secret", authorization: { params: { scope: "openid email" } } }
+    const app = appWith({ providers: [provider] })
+    expect((await app.signIn("corp")).href).toBe(`${APP}/`)
+    expect((await app.signIn("corp")).href).toBe(`${APP}/`)
+    expect(app.errors).toEqual([])
+    expect(app.warnings).toEqual([expect.stringMatching(/^OAUTH_TYPE_SHOULD_BE_OIDC: provider "corp" is type "oauth", but its token response holds an id_token.*write type: "oidc"/)])
+  })
+
   it('written as type "oidc", the same server signs in, with no hint', async () => {
     const app = appWith({ providers: [{ id: "corp-oidc", type: "oidc", issuer: idp.issuer, clientId: "app", clientSecret: "app-secret" }] })
     expect((await app.signIn("corp-oidc")).href).toBe(`${APP}/`)
