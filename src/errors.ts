@@ -457,9 +457,13 @@ export class AdapterError extends LatchkeyError {
   /** The adapter method that failed. */
   readonly method: string
 
-  constructor(method: string, failure: unknown) {
+  /**
+   * `hint` is what the driver's code means (see lib/driver-errors.ts), such as `PostgreSQL 42P01:
+   * the table "sessions" is missing…`; it is built from the code and never from the driver's values.
+   */
+  constructor(method: string, failure: unknown, hint?: string) {
     const { name, code } = (typeof failure === "object" && failure !== null ? failure : {}) as { name?: unknown; code?: unknown }
-    super(`The adapter's ${method} failed.`, { cause: { name, code } })
+    super(`The adapter's ${method} failed${hint === undefined ? "" : ` (${hint})`}.`, { cause: { name, code } })
     this.method = method
   }
 }
@@ -787,6 +791,61 @@ export class PasswordKdfUnavailableError extends LatchkeyError {
 }
 
 /**
+ * The session secret is too short to be a real one: under {@link MIN_SECRET_LENGTH} characters,
+ * such as `AUTH_SECRET=dev`. Every session cookie is sealed with it, so a guessable secret lets
+ * anyone mint sessions. `variable` names where it came from (`AUTH_SECRET`, `AUTH_SECRET_1`, …, or
+ * `secret` when passed to `createAuth`).
+ *
+ * @example
+ * ```ts
+ * import { createAuth, WeakSecretError } from "latchkey"
+ * try { createAuth({ providers: [], secret: "dev" }) } catch (err) {
+ *   if (err instanceof WeakSecretError) console.error(err.variable) // "secret"
+ * }
+ * ```
+ */
+export class WeakSecretError extends LatchkeyError {
+  override readonly code = "ERR_WEAK_SECRET"
+  /** Where the short secret was set: an environment variable's name, or `secret`. */
+  readonly variable: string
+
+  constructor(variable: string, length: number) {
+    super(`${variable} is ${length} characters long; a session secret needs at least ${MIN_SECRET_LENGTH}: generate one with \`npx latchkey secret\`.`)
+    this.variable = variable
+  }
+}
+
+/**
+ * The fewest characters a session secret may have: 32, as a random 32-byte secret encoded in
+ * base64 (44 characters) or hex (64) always has, and a word or a short phrase never does.
+ *
+ * @example
+ * ```ts
+ * import { MIN_SECRET_LENGTH } from "latchkey"
+ * const strongEnough = (secret: string) => secret.length >= MIN_SECRET_LENGTH
+ * ```
+ */
+export const MIN_SECRET_LENGTH = 32
+
+/**
+ * `auth()` (or `handler`) was given something that is not a Web `Request`, such as Express's or
+ * Node's `req`, whose `url` is only a path. Node servers convert it with `latchkey/node`.
+ *
+ * @example
+ * ```ts
+ * import { NotAWebRequestError } from "latchkey"
+ * // auth(req) in an Express route rejects with NotAWebRequestError; use auth from latchkey/node instead
+ * ```
+ */
+export class NotAWebRequestError extends LatchkeyError {
+  override readonly code = "ERR_NOT_A_WEB_REQUEST"
+
+  constructor(method: string) {
+    super(`${method}() needs a Web Request, not Node's or Express's req: pass toWebRequest(req) from latchkey/node.`)
+  }
+}
+
+/**
  * The union of every error class latchkey throws; `switch (err.code)` narrows it.
  *
  * @example
@@ -821,9 +880,13 @@ export type KnownLatchkeyError =
   | MissingSessionProviderError
   | MissingDependencyError
   | SessionRouteNotFoundError
+  | WeakSecretError
+  | NotAWebRequestError
   | PasswordPolicyError
   | InvalidPasswordHashError
   | PasswordKdfUnavailableError
+  | WeakSecretError
+  | NotAWebRequestError
 
 /**
  * Every stable error code.

@@ -35,6 +35,9 @@ export {
   PasswordPolicyError,
   InvalidPasswordHashError,
   PasswordKdfUnavailableError,
+  WeakSecretError,
+  MIN_SECRET_LENGTH,
+  NotAWebRequestError,
 } from "./errors.js"
 export type { InvalidTokenReason, KnownLatchkeyError, LatchkeyErrorCode, CheckName, OAuthErrorFields, WebAuthnErrorReason, PasswordPolicyReason, InvalidPasswordHashReason } from "./errors.js"
 /**

@@ -161,6 +161,11 @@ export interface JWT extends DefaultJWT {}
  * ```
  */
 export interface DefaultSession {
+  /**
+   * The signed-in user. `user.id` is set by default: the session token's `sub` with JWT sessions,
+   * the user's row id with database sessions (Auth.js leaves it to a `session` callback, and such
+   * a callback keeps working). It is optional in the type because a `jwt` callback may drop `sub`.
+   */
   user: User
   /** ISO 8601 date-time when the session expires. */
   expires: string

@@ -45,7 +45,7 @@ export async function call<T>(method: string, run: () => T | PromiseLike<T>): Pr
   try {
     return await run()
   } catch (error) {
-    throw new AdapterError(method, error)
+    throw new AdapterError(method, error, (await import("../lib/driver-errors.js")).driverErrorHint(error))
   }
 }
 
@@ -179,7 +179,7 @@ async function boundSessionToken(context: SessionContext): Promise<{ sessionToke
  */
 export function databaseSessionFor(context: SessionContext, found: DatabaseSession, ended = false): Session | Promise<Session> {
   const { user, session: row } = found
-  const session: Session = { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
+  const session: Session = { user: { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
   if (ended) session.error = "RefreshTokenError"
   const callback = context.callbacks.session
   // Without a session callback the answer needs no promise: the common read stays one await deep.

@@ -108,6 +108,9 @@ export async function decodeSessionCookie(context: SessionContext): Promise<JWT 
     return context.codec.decode ? await context.codec.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
     context.logger.debug("session token rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
+    // Loaded on demand: only a cookie that failed to open pays for the warning's code.
+    const { warnOnSecretMismatch } = await import("./secret-mismatch.js")
+    warnOnSecretMismatch(context.diagnostics, error)
     return null
   }
 }
@@ -164,6 +167,8 @@ function setTokenClaim(context: SessionContext, claims: JWT, claim: TokenClaim |
 export async function sessionFor(context: SessionContext, claims: JWT, tokens?: TokenClaim): Promise<Session> {
   const expires = new Date(((claims.exp as number | undefined) ?? Math.floor(Date.now() / 1000) + context.sessionMaxAge) * 1000).toISOString()
   const session: Session = { user: { name: claims.name ?? null, email: claims.email ?? null, image: claims.picture ?? null }, expires }
+  // `id` is the token's subject, as apps once added it in their session callback (an Auth.js app's callback that still does is unchanged).
+  if (typeof claims.sub === "string") session.user.id = claims.sub
   if (tokens?.error) session.error = tokens.error
   const callback = context.callbacks.session
   const shaped = callback ? await callback({ session, token: publicClaims(context, claims) }) : session

@@ -14,6 +14,7 @@
  */
 import type { Adapter, AdapterUser } from "./adapter.js"
 import type { AuthCallbacks } from "./callbacks.js"
+import type { Diagnostics } from "./diagnostics.js"
 import type { SignInEvents } from "./events.js"
 import type { CookiesOptions } from "../jwt/cookie-names.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
@@ -142,6 +143,8 @@ export interface SessionSettings {
   sessionCacheMaxAge: number
   /** Whether a session bound to another browser counts as signed out (false with `session.sharedAcrossSubdomains`). */
   sessionsBoundToBrowser: boolean
+  /** Development hints and once-only warnings (a cookie sealed with another secret). */
+  diagnostics: Diagnostics
   callbacks: AuthCallbacks
   events: SignInEvents
   codec: SessionCodec

@@ -13,6 +13,7 @@ import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
 import { clientCode } from "./errors.js"
 import { redirect } from "./response.js"
+import { logSignInFailure } from "./sign-in-hints.js"
 
 /** Every check a failed callback may have left behind; clearing one that was never set is harmless. */
 const ALL_CHECKS = ["pkce", "state", "nonce"] as const
@@ -21,6 +22,14 @@ const ALL_CHECKS = ["pkce", "state", "nonce"] as const
 async function callbackParams(request: Request): Promise<URLSearchParams> {
   if (request.method !== "POST") return new URL(request.url).searchParams
   return new URLSearchParams(await request.clone().text())
+}
+
+/**
+ * An `oauth` provider whose token response holds an id_token is an OpenID Connect server: the
+ * sign-in works, but the id_token is never validated and its claims never read. Said once.
+ */
+function warnIdTokenOnOAuth(context: RequestContext, providerId: string): void {
+  context.diagnostics.warnOnce(`id-token:${providerId}`, "OAUTH_TYPE_SHOULD_BE_OIDC", `provider "${providerId}" is type "oauth", but its token response holds an id_token: it is an OpenID Connect server; write type: "oidc" to have the id_token validated`)
 }
 
 /** GET|POST /callback/:id. */
@@ -37,10 +46,11 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
   if (forward !== undefined) return redirect(forward)
   try {
     const result = await finishSignIn(provider, context.request, { ...flowOptions(context), redirectUri: redirectUriFor(context, provider) })
+    if (provider.type === "oauth" && typeof result.tokens.id_token === "string") warnIdTokenOnOAuth(context, provider.id)
     const cookies = [...result.cookies, ...clearCallbackUrl(context)]
     return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {
-    context.logger.error(error as Error)
+    await logSignInFailure(context, provider, error)
     return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure, (check) => checkCookieNameFor(context, check)))
   }
 }

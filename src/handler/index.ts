@@ -9,6 +9,7 @@
  */
 import { InvalidProviderError, LatchkeyError } from "../errors.js"
 import { requireAdapterMethods } from "../adapters/requirements.js"
+import { didYouMean } from "../lib/did-you-mean.js"
 import { resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
@@ -19,6 +20,8 @@ import { readBoundedBody } from "./body.js"
 import { brandWithConfig } from "./config-brand.js"
 import type { RequestContext, SettledConfig } from "./context.js"
 import { errorUrl } from "./complete-sign-in.js"
+import { developmentHint } from "./development-hint.js"
+import { loggableError } from "./loggable-error.js"
 import type { AuthConfig } from "./options.js"
 import { publicOrigin } from "./origin.js"
 import { errorPage } from "./pages/simple.js"
@@ -28,6 +31,7 @@ import { formOf, get, JSON_ROUTES, post } from "./routes.js"
 import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
 import { rateLimitGate } from "./rate-limit-host.js"
+import { webRequestUrl } from "./web-request.js"
 
 export type { AuthConfig, AuthEvents, AuthPages, AuthTheme } from "./options.js"
 export type { AuthCallbacks } from "../adapters/callbacks.js"
@@ -120,9 +124,11 @@ export type AccessTokenApiOf<P> = [P] extends [never] ? unknown : [P] extends [P
 
 const MAX_CACHED_ORIGINS = 16
 
-function untrustedHost(settled: SettledConfig): Response {
-  settled.logger.error(new LatchkeyError("Untrusted host: set AUTH_URL, or trustHost / AUTH_TRUST_HOST when a trusted proxy sets the Host header."))
-  return text("Untrusted host", 400)
+/** The 400 for an untrusted host, logged with what to set; in development the page says it too. */
+async function untrustedHost(settled: SettledConfig, url: URL): Promise<Response> {
+  const fix = (await import("./untrusted-host.js")).untrustedHostFix(url.origin, settled.basePath)
+  settled.logger.error(new LatchkeyError(fix))
+  return text(settled.diagnostics.development ? fix : "Untrusted host", 400)
 }
 
 /**
@@ -200,10 +206,11 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function handler(incoming: Request): Promise<Response> {
-    const url = new URL(incoming.url)
+    const url = webRequestUrl(incoming, "handler")
     const origin = publicOrigin(settled, incoming, url)
-    if (origin === "untrusted") return untrustedHost(settled)
+    if (origin === "untrusted") return untrustedHost(settled, url)
     if (origin === "invalid") return text("Invalid Host header", 400)
+    if (settled.pinnedUrl && settled.diagnostics.development) (await import("./origin-mismatch.js")).warnOnOriginMismatch(settled, incoming, url)
     const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) {
       settled.logger.warn("ERR_BASE_PATH", { message: `a request outside basePath "${settled.basePath}" reached the handler; mount it there, or set basePath` })
@@ -224,11 +231,13 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       settled.logger.error(error as Error)
       if (!(error instanceof InvalidProviderError)) throw error
       if (JSON_ROUTES.has(action)) return json({ error: "Configuration" }, [], 500)
-      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, settled.theme), [], 500)
+      const hint = await developmentHint(settled.diagnostics.development, "Configuration")
+      return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, settled.theme, hint), [], 500)
     }
     const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
     if (providerId !== undefined && provider === undefined) {
-      settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"` })
+      const known = context.providers.map(({ id }) => id)
+      settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"${didYouMean(providerId, known)} (configured: ${known.join(", ") || "none"})` })
       // A browser sent back by a provider lands on the error page; API clients get JSON.
       if (action === "callback") return redirect(errorUrl(context, "Configuration"))
       return json({ error: "UnknownProvider" }, [], 404)
@@ -242,7 +251,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       else if (request.method === "POST") answer = await post(context, action, provider, body)
       else answer = json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
-      settled.logger.error(error as Error)
+      settled.logger.error(await loggableError(error))
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }
@@ -254,7 +263,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   // Not async: the store's promise is answered as it is, one layer fewer on the read every page makes.
   function auth(request: Request): Promise<Session | null> {
     try {
-      const url = new URL(request.url)
+      const url = webRequestUrl(request, "auth")
       const resolved = publicOrigin(settled, request, url)
       if (resolved === "invalid") return Promise.resolve(null)
       // Without a trusted host the handler answers nothing; reading keeps to the request's own URL.
@@ -267,7 +276,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function getAccessToken(request: Request, providerId: string): Promise<string | null> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "getAccessToken")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
     const engine = settled.providerTokens!
@@ -276,7 +285,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   async function authFromCookies(request: Request): Promise<CookieSession> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "authFromCookies")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return { session: null, unverified: false }
     return settled.sessions.fromCookies(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, []))
@@ -285,7 +294,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   // The session callback's answer is what `auth` returns, so its type is S (Session without a callback).
   /** The user of a request's session, confirmed against its row, for the account API given a request. */
   async function confirmedUserId(request: Request): Promise<string | null> {
-    const url = new URL(request.url)
+    const url = webRequestUrl(request, "auth")
     const resolved = publicOrigin(settled, request, url)
     if (resolved === "invalid") return null
     return (await settled.sessions.confirmedUser(contextFor(request, url, resolved === "untrusted" ? url.origin : resolved, [])))?.userId ?? null

@@ -11,6 +11,28 @@ function codeOf(error: Error): string {
 }
 
 /**
+ * A warning's metadata as the rest of its line: the `message` as it is, any other fields as
+ * compact JSON, so each warning is one greppable line (`[latchkey][warn] CODE: message`) and not
+ * a multi-line object dump.
+ */
+function warningText(metadata: unknown): string {
+  if (metadata === undefined) return ""
+  if (typeof metadata !== "object" || metadata === null) return `: ${String(metadata)}`
+  const { message, ...rest } = metadata as { message?: unknown }
+  const extra = Object.keys(rest).length > 0 ? ` ${compactJson(rest)}` : ""
+  return typeof message === "string" ? `: ${message}${extra}` : `:${extra}`
+}
+
+/** Metadata on the same line; a value JSON cannot write (a cycle, a bigint) is named, not thrown. */
+function compactJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return "(metadata that is not JSON)"
+  }
+}
+
+/**
  * The logger in force. Nothing is silent by default: a missing client id or a bad issuer must show
  * up in the server's log, not only as "Sign-in is not available right now" in the browser.
  */
@@ -18,7 +40,7 @@ export function settleLogger(custom: LoggerInstance = {}, debug = false): Requir
   const quiet = () => {}
   return {
     error: custom.error ?? ((error) => console.error(`[latchkey][error] ${codeOf(error)}: ${error.message}`)),
-    warn: custom.warn ?? ((code, metadata) => console.warn(`[latchkey][warn] ${code}`, ...(metadata === undefined ? [] : [metadata]))),
-    debug: debug ? (custom.debug ?? ((message, metadata) => console.debug(`[latchkey][debug] ${message}`, ...(metadata === undefined ? [] : [metadata])))) : quiet,
+    warn: custom.warn ?? ((code, metadata) => console.warn(`[latchkey][warn] ${code}${warningText(metadata)}`)),
+    debug: debug ? (custom.debug ?? ((message, metadata) => console.debug(`[latchkey][debug] ${message}${metadata === undefined ? "" : ` ${compactJson(metadata)}`}`))) : quiet,
   }
 }

@@ -6,6 +6,7 @@
  * kind it is; the routes themselves live in their own files (signin.ts, callback.ts, signout.ts,
  * webauthn.ts, pages/).
  */
+import { developmentHint } from "./development-hint.js"
 import { csrfToken } from "../adapters/browser-binding.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { nestsWithin } from "./body.js"
@@ -108,7 +109,7 @@ export async function get(context: RequestContext, action: string, provider: Res
       return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.theme), cookies)
     }
     case "error":
-      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme), [], 400)
+      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme, await developmentHint(context.diagnostics.development, url.searchParams.get("error"))), [], 400)
     case "verify-request":
       return html(verifyRequestPage(context.theme))
     default:

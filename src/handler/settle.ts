@@ -15,7 +15,9 @@ import { checkCookiesOption } from "../jwt/cookie-names.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { LoggerInstance } from "../types.js"
 import type { SettledConfig } from "./context.js"
+import { settleDiagnostics } from "../adapters/diagnostics.js"
 import { settleLogger } from "./logger.js"
+import { checkSecretStrength } from "./secret-strength.js"
 import type { AuthConfig, AuthPages } from "./options.js"
 import { settleRedirectProxy } from "./redirect-proxy.js"
 import { settleProviderTokens } from "./settle-provider-tokens.js"
@@ -39,6 +41,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   const sessionMaxAge = wholeSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
   if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
   const secret = secretsOrEnv(config.secret ?? envSecrets(env, logger))
+  checkSecretStrength(config.secret, secret, env, logger)
   return {
     secret,
     basePath,
@@ -51,6 +54,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     useSecureCookies: config.useSecureCookies,
     env,
     logger,
+    diagnostics: settleDiagnostics(env, config.debug, logger),
     appProviders: config.providers,
     cookies: config.cookies,
     pages: config.pages ?? {},

@@ -6,7 +6,7 @@
  * sign-in. Issuers are bounded in length, from the configuration and from the document alike.
  */
 import * as oauth from "oauth4webapi"
-import { InvalidProviderError, OAuthProtocolError } from "../errors.js"
+import { InvalidProviderError, LatchkeyError, OAuthProtocolError } from "../errors.js"
 import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import { providerFetch, requestOptions, type HttpOptions } from "./http.js"
@@ -157,7 +157,11 @@ export async function authorizationServer(provider: ResolvedOAuthProvider, optio
   try {
     return { ...(await entry.server), ...configuredEndpoints(provider) }
   } catch (error) {
-    throw translateError(provider.id, error, "discovery")
+    const translated = translateError(provider.id, error, "discovery")
+    if (translated instanceof LatchkeyError && translated.code !== "ERR_OAUTH_PROTOCOL") throw translated
+    // Loaded on demand: only a failed discovery pays for saying which URL failed, and why.
+    const url = provider.wellKnown ?? `${provider.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`
+    throw new OAuthProtocolError(provider.id, (await import("./discovery-error.js")).discoveryFailure(url, error, translated.message), { cause: translated })
   }
 }
 

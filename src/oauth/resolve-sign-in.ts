@@ -115,6 +115,6 @@ async function link(adapter: Required<Pick<AccountLinkingMethods, "linkAccount">
   try {
     return (await adapter.linkAccount(linked)) || linked
   } catch (failure) {
-    throw new AdapterError("linkAccount", failure)
+    throw new AdapterError("linkAccount", failure, (await import("../lib/driver-errors.js")).driverErrorHint(failure))
   }
 }

@@ -7,6 +7,7 @@
  * accounts must next be looked at.
  */
 import { AdapterError } from "../errors.js"
+import { driverErrorHint } from "../lib/driver-errors.js"
 import { withAdapterMethods, type Adapter, type AdapterAccount } from "../adapters/adapter.js"
 import type { ProviderTokens, RefreshCoordinator } from "./refresh-types.js"
 import type { Account } from "../types.js"
@@ -23,7 +24,7 @@ async function call<T>(method: string, run: () => T | PromiseLike<T>): Promise<T
   try {
     return await run()
   } catch (error) {
-    throw new AdapterError(method, error)
+    throw new AdapterError(method, error, driverErrorHint(error))
   }
 }
 

@@ -377,7 +377,9 @@ export interface ProviderCapabilities {
  * }
  * ```
  */
-export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
+export interface OAuth2Config<P = Profile> extends Omit<CommonProviderOptions, "name"> {
+  /** Shown to users, as in "Sign in with Acme". Default: the id. */
+  name?: string
   type: "oauth"
   authorization?: AuthorizationEndpointConfig
   token?: TokenEndpointConfig
@@ -490,6 +492,31 @@ export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuth2Config<P>>, "optio
 export type OIDCUserConfig<P = Profile> = Omit<Partial<OIDCConfig<P>>, "options" | "type">
 
 /**
+ * An OAuth 2.0 or OpenID Connect provider written as an object in its own `const`, without an
+ * annotation. TypeScript widens such an object's strings: `type: "oidc"` becomes `type: string`,
+ * and so do `checks` and `client.token_endpoint_auth_method`, which no literal type accepts. This
+ * shape accepts them as strings; `resolveProviders` checks each at run time, at `createAuth`
+ * (`InvalidProviderError` for an unknown type, check or method, with the nearest valid one).
+ * Annotate the const (`const acme: OIDCConfig = …`) to have TypeScript check them instead.
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "latchkey"
+ * const corp = { id: "corp", type: "oidc", issuer: "https://login.corp.example", clientId: "app", clientSecret: "…" }
+ * export const { handler, auth } = createAuth({ providers: [corp] }) // a WidenedOAuthConfig
+ * ```
+ */
+export interface WidenedOAuthConfig extends Omit<OAuth2Config<any>, "type" | "checks" | "client" | "options"> {
+  /** `"oauth"` or `"oidc"`, checked at run time. */
+  type: string
+  /** Checked at run time, as {@link OAuth2Config.checks} and {@link OIDCConfig.checks}. */
+  checks?: readonly string[]
+  client?: Omit<ClientOptions, "token_endpoint_auth_method"> & { token_endpoint_auth_method?: string }
+  /** As {@link OIDCConfig.idToken}. */
+  idToken?: boolean
+}
+
+/**
  * Any provider configuration.
  *
  * @example
@@ -514,7 +541,7 @@ export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig 
  * const google: Provider<GoogleProfile> = Google({ authorization: { params: { prompt: "select_account" } } })
  * ```
  */
-export type Provider<P = any> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | ((options?: any) => ProviderConfig)
+export type Provider<P = any> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | WidenedOAuthConfig | ((options?: any) => ProviderConfig)
 
 /**
  * The `providers` list of a config.

@@ -5,6 +5,7 @@
  * stored authenticator by credential id in either base64 form.
  */
 import { AdapterError } from "../errors.js"
+import { driverErrorHint } from "../lib/driver-errors.js"
 import { base64urlToBase64, toBase64url } from "../lib/base64-forms.js"
 import { withAdapterMethods, type Adapter, type AdapterAuthenticator, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
 import { PASSKEY_METHODS } from "../adapters/requirements.js"
@@ -34,7 +35,7 @@ function reporting<A extends Adapter>(adapter: A): A {
         try {
           return await (value as (...params: unknown[]) => unknown).apply(target, args)
         } catch (error) {
-          throw error instanceof AdapterError ? error : new AdapterError(String(key), error)
+          throw error instanceof AdapterError ? error : new AdapterError(String(key), error, driverErrorHint(error))
         }
       }
     },

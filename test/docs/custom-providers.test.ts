@@ -32,10 +32,9 @@ describe("docs/custom-providers.md", () => {
   }, 120_000)
 
   // Issue 29, item 3: a provider kept in a plain `const`, with no `satisfies` or annotation, has
-  // its `type` widened to string and is refused by `providers`. The page does not show that form;
-  // this pins the bug until the provider types accept it (dx-diag's part of the issue), when this
-  // test starts passing and `it.fails` must become `it`.
-  it.fails("a provider in a plain const, without satisfies, fits in providers", () => {
+  // its `type` widened to string; `providers` accepts it (the run-time checks catch what the type
+  // then cannot).
+  it("a provider in a plain const, without satisfies, fits in providers", () => {
     expect(compiled().filter((line) => line.startsWith("test/docs/bare"))).toEqual([])
   }, 120_000)
 })

@@ -95,7 +95,7 @@ describe("the demo in Chromium", () => {
     await expect(page.locator("#session").isVisible()).resolves.toBe(false)
     await page.screenshot({ path: "test-results/demo-home-jwt.png", fullPage: true })
     const session = JSON.parse((await page.locator("#session").textContent()) ?? "null")
-    expect(session.user).toEqual({ name: "Ada Lovelace", email: "ada@example.com", image: null })
+    expect(session.user).toEqual({ id: expect.any(String), name: "Ada Lovelace", email: "ada@example.com", image: null })
     const claims = JSON.parse((await page.locator("#claims").textContent()) ?? "null")
     // The demo keeps users in an adapter (for its passkeys), so `sub` is the adapter's user id.
     expect(claims).toMatchObject({ sub: expect.stringMatching(/^[0-9a-f-]{36}$/), email: "ada@example.com" })

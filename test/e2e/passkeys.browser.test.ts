@@ -111,7 +111,7 @@ describe("passkeys in Chromium", () => {
 
     await page.getByLabel("Email").last().fill("grace@example.com")
     await page.getByRole("button", { name: "Create an account with a passkey" }).click()
-    expect((await sessionOn(page)).user).toEqual({ name: "grace@example.com", email: "grace@example.com", image: null })
+    expect((await sessionOn(page)).user).toEqual({ id: expect.any(String), name: "grace@example.com", email: "grace@example.com", image: null })
     expect(await page.locator("#passkeys li").allTextContents()).toEqual([expect.stringMatching(/^Passkey .+ \(singleDevice\)$/)])
     await page.screenshot({ path: "test-results/passkey-signed-up.png" })
     await signOut(page, demo)
@@ -155,7 +155,7 @@ describe("passkeys in Chromium", () => {
     await signOut(page, demo)
 
     await page.goto(`${demo.url}/auth/signin?callbackUrl=%2F`)
-    expect((await sessionOn(page)).user).toEqual({ name: "Ada Lovelace", email: "ada@example.com", image: null })
+    expect((await sessionOn(page)).user).toEqual({ id: expect.any(String), name: "Ada Lovelace", email: "ada@example.com", image: null })
     expect(await gets()).toEqual(["conditional"])
     await page.context().close()
   }, 120_000)

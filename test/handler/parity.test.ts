@@ -1,7 +1,7 @@
 // Auth.js behaviours a migrating app relies on, driven through createAuth().handler the way such an
 // app's forms and fetches reach it.
 import { describe, expect, it } from "vitest"
-import { createAuth } from "../../src/handler/index.js"
+import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { encode } from "../../src/jwt/encode.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
@@ -188,11 +188,15 @@ describe("checked once at createAuth", () => {
     expect(() => createAuth({ providers: [Passkey], secret: SECRET, env: {} })).toThrow(expect.objectContaining({ code: "ERR_INVALID_PROVIDER", field: "webauthn" }))
   })
 
-  it("warns about a client id with no secret, and an AUTH_URL path that disagrees with basePath", async () => {
+  it("refuses a client id with no secret (it could never sign in), and warns about an AUTH_URL path that disagrees with basePath", async () => {
     const { default: GitHub } = await import("../../src/providers/github.js")
     const warnings: string[] = []
-    createAuth({ providers: [GitHub({ clientId: "id-only" })], secret: SECRET, basePath: "/api/auth", env: { AUTH_URL: "https://app.example.com/auth" }, logger: { warn: (code) => void warnings.push(code) } })
-    expect(warnings.sort()).toEqual(["BASE_PATH_MISMATCH", "MISSING_CLIENT_SECRET"])
+    const make = (providers: AuthConfig["providers"]) => () =>
+      createAuth({ providers, secret: SECRET, basePath: "/api/auth", env: { AUTH_URL: "https://app.example.com/auth" }, logger: { warn: (code) => void warnings.push(code) } })
+    expect(make([GitHub({ clientId: "id-only" })])).toThrow(expect.objectContaining({ code: "ERR_INVALID_PROVIDER", field: "clientSecret" }))
+    warnings.length = 0
+    make([GitHub({ clientId: "id", clientSecret: "secret" })])()
+    expect(warnings).toEqual(["BASE_PATH_MISMATCH"])
   })
 
   it("JSON routes answer a failure as JSON, never the HTML error page", async () => {

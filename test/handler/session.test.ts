@@ -162,6 +162,7 @@ describe("failed callbacks", () => {
       token: "https://idp.example/token",
       userinfo: "https://idp.example/me",
       clientId: "c",
+      clientSecret: "s",
       quirks: { formPost: true },
     }
     const { dispatch } = app({ providers: [formPost] })

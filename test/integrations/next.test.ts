@@ -57,7 +57,7 @@ describe("latchkey/next server actions", () => {
     expect(scope.written().some((cookie) => cookie.startsWith("__Secure-authjs.session-token="))).toBe(true)
     // What the browser then sends reads back as Ada, through auth(request).
     const session = await instance.auth(new Request(`${APP}/dashboard`, { headers: { cookie: cookieHeaderOf(scope.store) } }))
-    expect(session?.user).toEqual({ name: "Ada Lovelace", email: "ada@example.com", image: null })
+    expect(session?.user).toEqual({ id: "ada-1", name: "Ada Lovelace", email: "ada@example.com", image: null })
   })
 
   it("a CSRF cookie's value survives the round trip through Next's store (its `|` is encoded once)", async () => {

@@ -5,10 +5,11 @@ import type { AuthTheme } from "../options.js"
 import { errorMessage } from "../errors.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 
-/** The error page for a client error code. */
-export function errorPage(code: string | null, signInUrl: string, theme?: AuthTheme): string {
+/** The error page for a client error code; `hint`, in development, says where to look for the cause. */
+export function errorPage(code: string | null, signInUrl: string, theme?: AuthTheme, hint?: string): string {
   const message = errorMessage(code)
-  return page("Sign-in error", `<h1>Sign-in error</h1><p role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(signInUrl)}">Back to sign in</a></p>`, theme)
+  const developer = hint === undefined ? "" : `<p class="hint"><small>${escapeHtml(hint)}</small></p>`
+  return page("Sign-in error", `<h1>Sign-in error</h1><p role="alert">${escapeHtml(message)}</p>${developer}<p><a href="${escapeHtml(signInUrl)}">Back to sign in</a></p>`, theme)
 }
 
 /** The page shown after an email link was sent. */

@@ -6,6 +6,7 @@
  */
 import { InvalidProviderError } from "../../errors.js"
 import { processEnv, readEnv, type EnvRecord } from "../../env.js"
+import { didYouMean } from "../../lib/did-you-mean.js"
 import { trimTrailingSlashes } from "../../lib/trim-slashes.js"
 import type {
   AppProvider,
@@ -57,6 +58,9 @@ const DEFAULT_SCOPE = "openid profile email"
 
 /** The discovery suffixes an issuer can be read back from, when only `wellKnown` is given. */
 const WELL_KNOWN_SUFFIXES = ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]
+
+/** Every provider type, for the message that refuses another. */
+const PROVIDER_TYPES = ["oidc", "oauth", "email", "credentials", "webauthn"]
 
 /** In a record's `wellKnown`, the issuer, for a provider whose discovery is not at the standard path (Frontegg). */
 const ISSUER = "{issuer}"
@@ -115,7 +119,7 @@ function mergeOptions(config: ProviderConfig): ProviderConfig {
 function settleChecks(config: OAuthConfig, appRedirectProxy: string | undefined): OIDCCheck[] {
   const checks: OIDCCheck[] = [...(config.checks ?? ["pkce"])]
   for (const check of checks) {
-    if (!KNOWN_CHECKS.includes(check)) throw new InvalidProviderError(config.id, "checks", `unknown check "${String(check)}".`)
+    if (!KNOWN_CHECKS.includes(check)) throw new InvalidProviderError(config.id, "checks", `unknown check "${String(check).slice(0, 64)}"${typeof check === "string" ? didYouMean(check, KNOWN_CHECKS) : ""}.`)
   }
   if (config.type === "oauth" && checks.includes("nonce")) {
     throw new InvalidProviderError(config.id, "checks", 'the "nonce" check needs an id_token, so it applies only to "oidc" providers.')
@@ -275,7 +279,8 @@ function appUrls(config: ProviderConfig, options: ResolveProvidersOptions): AppU
 
 /** The configuration with the user's options merged in, and whether it was written by hand. */
 function materialize(provider: Provider<any>, index: number): { config: ProviderConfig; handWritten: boolean } {
-  const config = typeof provider === "function" ? provider() : provider
+  // A widened config (`type: string`, see WidenedOAuthConfig) is read as the config its type names; resolveProvider refuses any other type.
+  const config = (typeof provider === "function" ? provider() : provider) as ProviderConfig
   if (typeof config !== "object" || config === null || typeof config.id !== "string" || config.id === "") {
     throw new InvalidProviderError(`#${index}`, "id", "every provider needs a non-empty string id.")
   }
@@ -307,7 +312,8 @@ export function resolveProvider(provider: Provider<any>, options: ResolveProvide
   if (config.type === "oauth" || config.type === "oidc") return resolveOAuth(config, handWritten, urls, options, env)
   if (config.type === "email" || config.type === "credentials" || config.type === "webauthn") return resolveOther(config, urls, env)
   const { id, type } = config as { id: string; type: unknown }
-  throw new InvalidProviderError(id, "type", `unknown provider type "${String(type)}".`)
+  const suggestion = typeof type === "string" ? didYouMean(type, PROVIDER_TYPES) : ""
+  throw new InvalidProviderError(id, "type", `unknown provider type "${String(type).slice(0, 64)}"${suggestion}; it is one of ${PROVIDER_TYPES.join(", ")}.`)
 }
 
 /**
