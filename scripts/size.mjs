@@ -34,7 +34,7 @@ const ENTRIES = [
   // Lowered to 28.5 KB (27.7 measured, plus 3%) when id_token signatures moved from jose to oauth4webapi.
   // Lowered to 28.1 KB (27.3 measured, plus 3%) when the Adapter contract, memoryAdapter and the refresh
   // store left for latchkey/adapters and latchkey/provider-tokens (28.0 KB before).
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.1 * KB },
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.7 * KB }, // issues 26 and 29: account linking's own interface, discovery errors that name the URL and cause, "did you mean" for provider fields: 28.1 KB, + 2%
   // The Adapter contract, withAdapterMethods and memoryAdapter, apart from the sign-in flow: 1.17 KB
   // (1199 bytes) when first measured; budgeted at 1.2 KB, about 3% over.
   { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.2 * KB },
@@ -61,8 +61,8 @@ const ENTRIES = [
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 47.3 * KB, external: ["next"] }, // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 47.3 * KB, external: ["@sveltejs/kit"] },
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.2 * KB, external: ["next"] }, // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.2 * KB, external: ["@sveltejs/kit"] },
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -77,10 +77,17 @@ const ENTRIES = [
   // Round three's defences (the confirmed-session read for writes, browser-bound reads with their memo, JSON
   // depth bound, Auth.js-format link tokens): 44.4 KB initial, 44.9 KB whole, still under @auth/core's 46.3.
   // Budgets set to those plus 2% (45.3; 45.8), under the peer's whole.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 45.3 * KB, wholeBudget: 45.8 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Raised, not met: the architecture step (the session store, +0.3 KB), rate limits on by default in
+  // production (the limiter, memory store, client-IP trust and the route gate, about 2.6 KB) and the
+  // development diagnostics (typo hints, secret strength, driver codes, the Node-request check, about
+  // 2.2 KB initial, the rest lazy) took it to 49.8 KB initial and 52.6 KB whole: @auth/core + 6.2 KB.
+  // Budgets set to those plus 2% (50.8; 53.7) so nothing grows unnoticed; getting back under the
+  // peer's 46.3 KB whole is open work (the limiter could load on the first limited request, and the
+  // diagnostics could leave production bundles through a "development" export condition).
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.8 * KB, wholeBudget: 53.7 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 53.1 * KB, wholeBudget: 52.7 * KB }, // round three: 52.1; 51.7 KB, + 2%
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 59.6 * KB, wholeBudget: 60.7 * KB }, // round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
 async function measure(code, external = []) {
