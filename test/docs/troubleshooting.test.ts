@@ -21,7 +21,16 @@ function sources(dir = join(ROOT, "src")): { path: string; text: string }[] {
 }
 
 /** The patterns a code is written with in src/: an error class's code, a warning, a debug line's code. */
-const CODE_PATTERNS = [/readonly code(?:: string)? = "([A-Z][A-Z_]+)"/g, /logger\.warn\("([A-Z][A-Z_]+)"/g, /\bcode: "(ERR_[A-Z_]+)"/g]
+const CODE_PATTERNS = [
+  /readonly code(?:: string)? = "([A-Z][A-Z_]+)"/g,
+  /logger\.warn\("([A-Z][A-Z_]+)"/g,
+  /\bcode: "(ERR_[A-Z_]+)"/g,
+  // A warning whose code is chosen at the call: `logger.warn(cond ? "A" : "B", ...)`.
+  /logger\.warn\([^,]*?\? "([A-Z][A-Z_]+)" : "[A-Z][A-Z_]+"/g,
+  /logger\.warn\([^,]*?\? "[A-Z][A-Z_]+" : "([A-Z][A-Z_]+)"/g,
+  // A once-only warning: `diagnostics.warnOnce(key, "CODE", message)`.
+  /warnOnce\(\s*[^,]+,\s*"([A-Z][A-Z_]+)"/g,
+]
 
 function codesInSource(): Set<string> {
   const codes = new Set<string>()
@@ -47,7 +56,8 @@ describe("docs/troubleshooting.md", () => {
   it("reads the codes it checks from the source", () => {
     // A floor, so a reader that silently stopped matching cannot pass by finding nothing.
     expect(codesInSource()).toContain("ERR_INVALID_CHECK")
-    expect(codesInSource()).toContain("MISSING_CLIENT_SECRET")
+    expect(codesInSource()).toContain("ERR_RATE_LIMITED")
+    expect(codesInSource()).toContain("SESSION_SECRET_MISMATCH")
     expect(codesInSource()).toContain("ERR_SESSION_NOT_BOUND")
     expect(browserCodes).toContain("MissingCSRF")
     expect(clientOnlyCodes()).toContain("NetworkError")
