@@ -122,7 +122,8 @@ export async function readDatabaseSession(context: SessionContext, slide: boolea
   try {
     found = await adapter.getSessionAndUser(sessionToken)
   } catch (error) {
-    context.logger.error(new AdapterError("getSessionAndUser", error))
+    // The driver's code and what it means (never its message), loaded only when a read failed.
+    context.logger.error(new AdapterError("getSessionAndUser", error, (await import("../lib/driver-errors.js")).driverErrorHint(error)))
     return null
   }
   if (!found) return null
