@@ -27,12 +27,17 @@ export function limitedRoute(method: string, action: string, provider: ResolvedP
   return "all"
 }
 
-/** The field naming the account: `email`, else `username`, else a credentials provider's first field that is not a password. */
+/**
+ * The field naming the account. A credentials provider's own fields decide: `email`, else `username`,
+ * else its first field that is not a secret; a field the provider does not declare is never read,
+ * so a decoy `email` added to a form cannot move the count to another account. Email and passkey
+ * routes name the account in `email`.
+ */
 function identifierOf(context: RequestContext, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined): string | null | undefined {
   const source = form ?? context.url.searchParams
-  const named = source.get("email") ?? source.get("username")
-  if (named !== null || provider?.type !== "credentials") return named
-  const field = Object.keys(provider.credentials).find((name) => !/password|secret|code|otp/i.test(name))
+  if (provider?.type !== "credentials") return source.get("email")
+  const declared = Object.keys(provider.credentials)
+  const field = ["email", "username"].find((name) => declared.includes(name)) ?? declared.find((name) => !/password|secret|code|otp/i.test(name))
   return field === undefined ? undefined : source.get(field)
 }
 

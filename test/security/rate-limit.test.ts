@@ -4,6 +4,7 @@
 // provider, and the answers a refused client gets. The limit is what stops `authorize` from
 // running: each test counts how often it really ran.
 import { describe, expect, it } from "vitest"
+import Credentials from "../../src/providers/credentials.js"
 import { rateLimits } from "../../src/rate-limits/plug-in.js"
 import { APP, attempt, csrfFor, limitedApp, signedIn } from "../rate-limits/support.js"
 import { ORIGIN, passkeyApp } from "../webauthn/support.js"
@@ -240,5 +241,27 @@ describe("rate limits: a store that fails", () => {
     expect(signedIn(await attempt(auth, { ip: "198.51.100.1", password: "lovelace" }))).toBe(true)
     expect(errors.length).toBeGreaterThanOrEqual(2)
     expect(errors[0]!.message).toMatch(/rate-limit store failed/)
+  })
+})
+
+describe("the account a credentials attempt names comes from the provider's own fields", () => {
+  // A provider whose account field is `login`: an attacker adds a decoy `email` field, new on every
+  // attempt, so that a limiter reading `email` first would count each guess under another account.
+  function loginApp() {
+    const seen = { authorize: 0 }
+    const provider = Credentials({
+      credentials: { login: {}, password: {} },
+      authorize: ({ login, password }) => {
+        seen.authorize++
+        return login === "ada" && password === "lovelace" ? { id: "ada", name: "Ada" } : null
+      },
+    })
+    return { ...limitedApp({ providers: [provider] }), seen }
+  }
+
+  it("50 guesses at one login from 50 IPs, each with a different decoy email, stop at the account's limit", async () => {
+    const { auth, seen } = loginApp()
+    await times(50, (index) => attempt(auth, { ip: `198.51.100.${index + 1}`, email: `decoy${index}@example.com`, fields: { login: "ada" } }))
+    expect(seen.authorize).toBe(IDENTIFIER_LIMIT)
   })
 })
