@@ -127,7 +127,7 @@ describe("latchkey init: SvelteKit, Express and Hono", () => {
     expect(auth).not.toContain("toWebHandler")
     expect(auth).toContain("adapter: DrizzleAdapter(db)")
     expect(app.out.join("\n")).toContain('app.on(["GET", "POST"], "/auth/*", (c) => handler(c.req.raw))')
-    expect(app.out.join("\n")).toMatch(/npx latchkey schema.*add its folder, \.data\/, to \.gitignore/)
+    expect(app.out.join("\n")).toMatch(/npx latchkey migrate pglite:\.data\/pglite --adapter drizzle --with database-sessions.*add its folder, \.data\/, to \.gitignore/)
   })
 
   it("Next.js wins over Express when an app lists both (a custom server)", async () => {

@@ -59,7 +59,8 @@ async function applyTwice(url: string, ...flags: string[]): Promise<{ first: Dir
 
 describe("schema --apply on PGlite", () => {
   it("creates the tables once, in one transaction, and the Drizzle adapter uses them", async () => {
-    const dir = scratchDirectory()
+    // Nested, as init writes it (.data/pglite): the folders above PGlite's own are made too.
+    const dir = `${scratchDirectory()}/data/pglite`
     const { first } = await applyTwice(`pglite:${dir}`, "--with", "database-sessions,email,passkeys")
     expect(first.out.join("\n")).toMatch(/in one transaction/)
     const client = new PGlite(dir)

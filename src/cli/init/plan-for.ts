@@ -8,8 +8,9 @@ import { nodeServerPlan } from "./templates/node-server.js"
 import { sveltekitPlan } from "./templates/sveltekit.js"
 
 const DATABASE_STEPS = {
-  postgres: "Point DATABASE_URL in .env.local at your PostgreSQL database, and create latchkey's tables there with `npx latchkey schema` (see docs/databases.md).",
-  pglite: "Create latchkey's tables in PGlite with `npx latchkey schema` (see docs/databases.md), and add its folder, .data/, to .gitignore.",
+  // The flags name what the written config uses, so `migrate` needs no TypeScript loader (Node 20 has none).
+  postgres: 'Point DATABASE_URL in .env.local at your PostgreSQL database, and create latchkey\'s tables there with `npx latchkey migrate "$DATABASE_URL" --adapter pg --with database-sessions` (see docs/cli.md).',
+  pglite: "Create latchkey's tables in PGlite with `npx latchkey migrate pglite:.data/pglite --adapter drizzle --with database-sessions` (see docs/cli.md), and add its folder, .data/, to .gitignore.",
   none: undefined,
 }
 

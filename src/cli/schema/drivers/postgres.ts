@@ -62,6 +62,9 @@ interface PGliteInstance {
 /** Opens the PGlite data directory `directory` (`memory:` for a throwaway one) with `@electric-sql/pglite`. */
 export async function openPglite(directory: string, load: PackageLoader): Promise<SchemaDatabase> {
   const { PGlite } = (await loadDriver(load, "@electric-sql/pglite", "latchkey schema --apply on PGlite")) as { PGlite: new (dataDir?: string) => PGliteInstance }
+  // PGlite makes its own folder but not the folders above it (`.data/` of `.data/pglite`, as init
+  // writes it): make them, as the app itself would on its first start.
+  if (directory !== "memory:") await (await import("node:fs/promises")).mkdir(directory, { recursive: true })
   const db = new PGlite(directory === "memory:" ? undefined : directory)
   return {
     dialect: "postgres",
