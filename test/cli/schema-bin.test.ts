@@ -51,7 +51,10 @@ export const { handler, auth } = createAuth({ providers: [email], session: { str
   expect(refused.code).toBe(1)
 }, 120_000)
 
-const stripsTypes = Number(process.versions.node.split(".")[0]) >= 23 || process.execArgv.includes("--experimental-strip-types")
+// Node strips TypeScript types by default from 22.18 and 23.6 (process.features.typescript says so where it exists).
+const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
+const stripsTypes =
+  Boolean((process.features as { typescript?: unknown }).typescript) || major >= 24 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18) || process.execArgv.includes("--experimental-strip-types")
 
 it.skipIf(!built || stripsTypes)("a TypeScript config on a Node that cannot strip types names the fix", async () => {
   const tsApp = directoryHost()
