@@ -9,7 +9,6 @@
  */
 import { randomBytes } from "node:crypto"
 import { readFile } from "node:fs/promises"
-import { connect } from "node:net"
 import { PGlite } from "@electric-sql/pglite"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
@@ -25,13 +24,8 @@ import { createStorage } from "unstorage"
 import redisDriver from "unstorage/drivers/redis"
 import type { Adapter } from "../../src/adapters/adapter.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
+import { MARIADB, POSTGRES, PROBE_TIMEOUT_MS, REDIS, skipReasonFor as probe } from "../setup/services.js"
 
-/** The servers this machine runs (see the node-svc machine notes); each answers without a password. */
-const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-const MARIADB = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
-const REDIS = { host: "127.0.0.1", port: 6379 }
-/** How long a probe waits for a TCP connection before the entry is skipped. */
-const PROBE_TIMEOUT_MS = 1_000
 
 /** A live adapter on its own store. */
 export interface AdapterStore {
@@ -120,19 +114,6 @@ async function never(): Promise<undefined> {
 }
 
 /** A probe that opens a TCP connection to the server and reports why it failed, if it did. */
-function probe(service: string, { host, port }: { host: string; port: number }): () => Promise<string | undefined> {
-  return () =>
-    new Promise((resolve) => {
-      const socket = connect({ host, port })
-      const settle = (reason: string | undefined) => {
-        socket.destroy()
-        resolve(reason)
-      }
-      socket.setTimeout(PROBE_TIMEOUT_MS, () => settle(`${service} is not reachable at ${host}:${port} (no answer within ${PROBE_TIMEOUT_MS} ms)`))
-      socket.once("connect", () => settle(undefined))
-      socket.once("error", (error: NodeJS.ErrnoException) => settle(`${service} is not reachable at ${host}:${port} (${error.code ?? error.message})`))
-    })
-}
 
 /**
  * A fresh PostgreSQL schema holding the tables of `file`, and a pool whose search_path is that

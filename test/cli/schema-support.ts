@@ -5,7 +5,6 @@
  * names so the contract's written-down quirks apply unchanged.
  */
 import { randomBytes } from "node:crypto"
-import { connect } from "node:net"
 import { PGlite } from "@electric-sql/pglite"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
@@ -21,8 +20,8 @@ import { physicalSchema } from "../../src/cli/schema/physical.js"
 import { FLAVOURS, type Dialect, type FlavourId } from "../../src/cli/schema/flavours.js"
 import { schemaScript } from "../../src/cli/schema/sql.js"
 
-export const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-export const MARIADB = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
+import { MARIADB, POSTGRES } from "../setup/services.js"
+export { MARIADB, POSTGRES }
 export const POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test"
 export const MARIADB_URL = "mysql://root@127.0.0.1:3306"
 
@@ -37,20 +36,8 @@ export function uniqueName(): string {
   return `latchkey_cli_${randomBytes(5).toString("hex")}`
 }
 
-/** Why a server cannot be used here, or undefined when it answers. */
-export function probe(service: string, { host, port }: { host: string; port: number }): () => Promise<string | undefined> {
-  return () =>
-    new Promise((resolve) => {
-      const socket = connect({ host, port })
-      const settle = (reason: string | undefined) => {
-        socket.destroy()
-        resolve(reason)
-      }
-      socket.setTimeout(1_000, () => settle(`${service} is not reachable at ${host}:${port} (no answer within 1000 ms)`))
-      socket.once("connect", () => settle(undefined))
-      socket.once("error", (error: NodeJS.ErrnoException) => settle(`${service} is not reachable at ${host}:${port} (${error.code ?? error.message})`))
-    })
-}
+import { skipReasonFor as probe } from "../setup/services.js"
+export { probe }
 
 /** A fresh PostgreSQL schema holding `script`, with a pool whose search_path is that schema. */
 export async function postgresSchema(script: string): Promise<{ pool: pg.Pool; schema: string; dropSchema(): Promise<void> }> {

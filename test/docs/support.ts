@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { connect } from "node:net"
+import { POSTGRES, unreachable } from "../setup/services.js"
 import { dirname, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { transform } from "esbuild"
@@ -108,20 +108,14 @@ export function typecheck(files: Record<string, string>): string[] {
   return diagnostics.map((diagnostic) => ts.formatDiagnostic(diagnostic, format).trim())
 }
 
-export const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
+export { POSTGRES }
 
 /**
  * Why PostgreSQL cannot be used here, or undefined. Under CI=true the server is part of the
  * run: a missing one is then a failure (the returned reason is thrown), never a silent skip.
  */
 export async function postgresSkipReason(): Promise<string | undefined> {
-  const reason = await new Promise<string | undefined>((settle) => {
-    const socket = connect(POSTGRES)
-    const done = (value: string | undefined) => (socket.destroy(), settle(value))
-    socket.setTimeout(1_000, () => done(`PostgreSQL is not reachable at ${POSTGRES.host}:${POSTGRES.port} (no answer within 1000 ms)`))
-    socket.once("connect", () => done(undefined))
-    socket.once("error", (error: NodeJS.ErrnoException) => done(`PostgreSQL is not reachable at ${POSTGRES.host}:${POSTGRES.port} (${error.code ?? error.message})`))
-  })
+  const reason = await unreachable("PostgreSQL", POSTGRES)
   if (reason !== undefined && process.env.CI === "true") throw new Error(`CI=true and ${reason}: the doc snippets must run against it`)
   return reason
 }

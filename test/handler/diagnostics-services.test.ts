@@ -3,7 +3,6 @@
 // machine's PostgreSQL, in a schema of this run's own that holds no tables). The log must name the
 // fix; the database's hint must carry the driver's code and never a value it was handed.
 import { randomBytes } from "node:crypto"
-import { connect } from "node:net"
 import PostgresAdapter from "@auth/pg-adapter"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,19 +10,8 @@ import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { TestBrowser } from "../servers/browser.js"
 import { APP, appPage, SECRET } from "./support.js"
+import { POSTGRES, unreachable } from "../setup/services.js"
 
-const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-
-/** Why PostgreSQL cannot be used here, or undefined when it answers. */
-function postgresUnavailable(): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const socket = connect(POSTGRES)
-    const settle = (reason: string | undefined) => (socket.destroy(), resolve(reason))
-    socket.setTimeout(2000, () => settle("PostgreSQL does not answer at 127.0.0.1:5432"))
-    socket.once("connect", () => settle(undefined))
-    socket.once("error", (error: NodeJS.ErrnoException) => settle(`PostgreSQL is not reachable at 127.0.0.1:5432 (${error.code})`))
-  })
-}
 
 let idp: OidcServer
 beforeAll(async () => {
@@ -82,7 +70,7 @@ describe('type "oauth" against an OpenID Connect server', () => {
   })
 })
 
-const unavailable = await postgresUnavailable()
+const unavailable = await unreachable("PostgreSQL", POSTGRES)
 if (unavailable !== undefined && process.env.CI === "true") throw new Error(`CI needs PostgreSQL: ${unavailable}`)
 if (unavailable !== undefined) console.warn(`[diagnostics] the PostgreSQL test is skipped: ${unavailable}`)
 

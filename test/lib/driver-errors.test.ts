@@ -2,25 +2,16 @@
 // PostgreSQL (pg and PGlite), MariaDB (mysql2) and SQLite (better-sqlite3), and a duplicate email,
 // whose driver message quotes the email and must not be passed on. A server that is not running
 // skips its case with the reason (and fails under CI=true).
-import { connect } from "node:net"
 import { PGlite } from "@electric-sql/pglite"
 import Database from "better-sqlite3"
 import { createConnection } from "mysql2/promise"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { driverErrorHint } from "../../src/lib/driver-errors.js"
+import { MARIADB, POSTGRES, unreachable } from "../setup/services.js"
 
-function unreachable(port: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port })
-    const settle = (reason: string | undefined) => (socket.destroy(), resolve(reason))
-    socket.setTimeout(2000, () => settle(`nothing answers at 127.0.0.1:${port}`))
-    socket.once("connect", () => settle(undefined))
-    socket.once("error", (error: NodeJS.ErrnoException) => settle(`127.0.0.1:${port} is not reachable (${error.code})`))
-  })
-}
 
-const [noPostgres, noMariaDb] = await Promise.all([unreachable(5432), unreachable(3306)])
+const [noPostgres, noMariaDb] = await Promise.all([unreachable("PostgreSQL", POSTGRES), unreachable("MariaDB", MARIADB)])
 for (const reason of [noPostgres, noMariaDb]) {
   if (reason !== undefined && process.env.CI === "true") throw new Error(`CI needs the database: ${reason}`)
   if (reason !== undefined) console.warn(`[driver errors] skipping a database: ${reason}`)

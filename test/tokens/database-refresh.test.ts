@@ -4,7 +4,7 @@
 // listAccountsByUserId the docs tell users to add.
 import { readFile } from "node:fs/promises"
 import { randomBytes } from "node:crypto"
-import { connect } from "node:net"
+import { POSTGRES, unreachable } from "../setup/services.js"
 import PostgresAdapter from "@auth/pg-adapter"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -25,18 +25,7 @@ interface Store {
   teardown(): Promise<void>
 }
 
-function probePostgres(): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port: 5432 })
-    const settle = (reason: string | undefined) => {
-      socket.destroy()
-      resolve(reason)
-    }
-    socket.setTimeout(1000, () => settle("PostgreSQL is not reachable at 127.0.0.1:5432 (no answer)"))
-    socket.once("connect", () => settle(undefined))
-    socket.once("error", (error: NodeJS.ErrnoException) => settle(`PostgreSQL is not reachable at 127.0.0.1:5432 (${error.code})`))
-  })
-}
+const probePostgres = () => unreachable("PostgreSQL", POSTGRES)
 
 const stores: { name: string; skipReason(): Promise<string | undefined>; setup(): Promise<Store> }[] = [
   {

@@ -3,7 +3,7 @@
 // issues the sign-in's access token already inside the refresh skew (so the first read is due)
 // and refreshed ones for an hour, and ends its session through RP-initiated logout with the
 // confirmation a user would click answered yes.
-import { connect } from "node:net"
+import { REDIS, unreachable } from "../setup/services.js"
 import { afterAll, beforeAll, expect } from "vitest"
 import type { AuthConfig } from "../../src/handler/index.js"
 import type { ProviderTokensEngine } from "../../src/provider-tokens/types.js"
@@ -155,14 +155,5 @@ export async function tokensSetBy(setCookies: string[]): Promise<Record<string, 
 
 /** Why the real Redis at 127.0.0.1:6379 cannot be used, or undefined when it answers. */
 export function probeRedis(): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port: 6379 })
-    const settle = (reason: string | undefined) => {
-      socket.destroy()
-      resolve(reason)
-    }
-    socket.setTimeout(1000, () => settle("Redis is not reachable at 127.0.0.1:6379 (no answer)"))
-    socket.once("connect", () => settle(undefined))
-    socket.once("error", (error: NodeJS.ErrnoException) => settle(`Redis is not reachable at 127.0.0.1:6379 (${error.code})`))
-  })
+  return unreachable("Redis", REDIS)
 }

@@ -1,0 +1,38 @@
+/**
+ * The real servers every machine runs for the tests (PostgreSQL, MariaDB, Redis: see the node-svc
+ * machine notes), and the one probe that tells whether one answers. A suite that needs a server
+ * asks `unreachable` and skips with the printed reason when it says one; under `CI=true` the
+ * servers are part of the run, so `requireService` turns that reason into a failure instead.
+ */
+import { connect } from "node:net"
+
+export const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
+export const MARIADB = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
+export const REDIS = { host: "127.0.0.1", port: 6379 }
+
+/** How long a probe waits for a TCP connection. */
+export const PROBE_TIMEOUT_MS = 1_000
+
+/** Why `service` at `host:port` cannot be used here, such as "Redis is not reachable at 127.0.0.1:6379 (ECONNREFUSED)", or undefined when it answers. */
+export function unreachable(service: string, { host, port }: { host: string; port: number }): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port })
+    const settle = (reason: string | undefined) => {
+      socket.destroy()
+      resolve(reason)
+    }
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => settle(`${service} is not reachable at ${host}:${port} (no answer within ${PROBE_TIMEOUT_MS} ms)`))
+    socket.once("connect", () => settle(undefined))
+    socket.once("error", (error: NodeJS.ErrnoException) => settle(`${service} is not reachable at ${host}:${port} (${error.code ?? error.message})`))
+  })
+}
+
+/** `unreachable`, except that under `CI=true` a missing server throws: there it is a failure, never a skip. */
+export async function requireService(service: string, address: { host: string; port: number }): Promise<string | undefined> {
+  const reason = await unreachable(service, address)
+  if (reason !== undefined && process.env.CI === "true") throw new Error(`CI=true needs ${service}: ${reason}`)
+  return reason
+}
+
+/** `unreachable` as a matrix entry's `skipReason`: asked when the entry is about to run. */
+export const skipReasonFor = (service: string, address: { host: string; port: number }) => () => unreachable(service, address)
