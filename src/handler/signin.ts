@@ -11,6 +11,8 @@ import { csrfToken } from "../adapters/browser-binding.js"
 import { flowOptions } from "./flow-options.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
+import { logoMarkup } from "./pages/logos.js"
+import { signInPage } from "./pages/signin.js"
 import { proxiedSignIn } from "./redirect-proxy.js"
 import { safeRedirect, sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
@@ -29,8 +31,6 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   }
   const { token, cookies } = await csrfToken(context)
   const error = url.searchParams.get("error") ?? undefined
-  // The page and its logos load with the first sign-in page: an app that signs in from its own page never loads them.
-  const [{ logoMarkup }, { signInPage }] = await Promise.all([import("./pages/logos.js"), import("./pages/signin.js")])
   const logos = Object.fromEntries(await Promise.all(context.providers.map(async (provider) => [provider.id, await logoMarkup(provider)] as const)))
   const passkey = passkeyPage(context)
   return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.theme, logos, passkey }), cookies, 200, passkey?.script)
