@@ -97,6 +97,8 @@ export default defineConfig({
     "passwords/kdf-webcrypto": "src/passwords/kdf/webcrypto.ts",
     "passwords/kdf-workerd": "src/passwords/kdf/workerd.ts",
     cli: "src/cli/node.ts",
+    "handler/development": "src/handler/development.ts",
+    "handler/production": "src/handler/production.ts",
   },
   format: ["esm"],
   outDir: OUT,
@@ -108,8 +110,9 @@ export default defineConfig({
   treeshake: true,
   clean: true,
   // Resolved by the consumer's runtime or bundler through package.json "imports", so each
-  // environment picks its own crypto backend (and its own password hashing backend).
+  // environment picks its own crypto backend (and its own password hashing backend), and a
+  // production build leaves the development-only hints out (#development).
   // The frameworks are the app's own (optional peers): next/*, react and @sveltejs/kit stay imports.
-  external: ["#crypto-backend", "#password-kdf", /^node:/, /^next(\/|$)/, /^react(-dom)?(\/|$)/, /^@sveltejs\/kit(\/|$)/],
+  external: ["#crypto-backend", "#password-kdf", "#development", /^node:/, /^next(\/|$)/, /^react(-dom)?(\/|$)/, /^@sveltejs\/kit(\/|$)/],
   removeNodeProtocol: false,
 })

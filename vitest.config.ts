@@ -2,6 +2,8 @@ import { fileURLToPath } from "node:url"
 import { configDefaults, defineConfig } from "vitest/config"
 
 const backend = (name: string) => fileURLToPath(new URL(`./src/jwt/backend/${name}.ts`, import.meta.url))
+// The tests run the development build of the hints; test/runtime/production-build.test.ts bundles the production one.
+const development = fileURLToPath(new URL("./src/handler/development.ts", import.meta.url))
 const passwordKdf = (name: string) => fileURLToPath(new URL(`./src/passwords/kdf/${name}.ts`, import.meta.url))
 
 // The heavy suites (a real browser, spawned and built apps) run once per CI run: test/e2e/ on the
@@ -25,12 +27,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("node"), "#password-kdf": passwordKdf("node") } },
+        resolve: { alias: { "#crypto-backend": backend("node"), "#password-kdf": passwordKdf("node"), "#development": development } },
         test: { name: "node-crypto", include: ["test/**/*.test.ts"], exclude },
       },
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("webcrypto"), "#password-kdf": passwordKdf("webcrypto") } },
+        resolve: { alias: { "#crypto-backend": backend("webcrypto"), "#password-kdf": passwordKdf("webcrypto"), "#development": development } },
         test: { name: "webcrypto", include: ["test/jwt/**/*.test.ts"] },
       },
     ],

@@ -6,6 +6,8 @@
 // load with the runtime dependencies left out, so a budget can be read as latchkey's code plus what
 // oauth4webapi, @panva/hkdf and cookie cost. Each entry is compared with @auth/core measured
 // the same way, and the script fails when one exceeds its budget (initial, or whole where set).
+// An entry marked `production` is bundled with the `production` condition too, as webpack, Vite,
+// Parcel and Turbopack bundle for production: development-only code (#development) is left out.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -25,7 +27,8 @@ const ENTRIES = [
   // 8.9 → 9.2 KB: getToken to 0.91 of the raw limit (issue 18: the synchronous decode path, the one-cookie
   // header read, the flat-object key count) measured 9.0 KB.
   { name: "latchkey/jwt (encode, decode, getToken)", code: `export { encode, decode, getToken } from "latchkey/jwt"`, budget: 9.2 * KB, target: 4 * KB, peer: `export { encode, decode, getToken } from "@auth/core/jwt"` },
-  { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 1 * KB, peer: `export { default } from "@auth/core/providers/github"` },
+  // 1 KB until issue 26, then its measure (0.71 KB) plus 2%, rounded up to 0.1 KB like every budget below.
+  { name: "latchkey/providers/github", code: `export { default } from "latchkey/providers/github"`, budget: 0.8 * KB, peer: `export { default } from "@auth/core/providers/github"` },
   // Budgeted at what it measured when first reported (27.9 KB), plus 10%.
   // Raised from 30.7 KB on purpose: the security hardening and OIDC conformance (JWKS re-fetch on
   // key rotation, signed userinfo, the alg and iat checks, cause sanitising) took the entry from
@@ -50,7 +53,10 @@ const ENTRIES = [
   // Budgeted at its first measure (91.7 KB) plus 3%; raised to 102.3 KB plus 3% when the passkey
   // routes moved here out of the root entry (measured alone it now also counts the jwt codec and
   // adapter checks, which a passkey app shares with createAuth).
-  { name: "latchkey/webauthn", code: `export { webauthn } from "latchkey/webauthn"`, budget: 105.5 * KB },
+  // Since @simplewebauthn/server became an optional peer loaded with the first ceremony (issue 26), it is
+  // lazy: the initial load is latchkey's own 17.8 KB, budgeted at that plus 2%, and the whole keeps the
+  // 105.5 KB budget the initial load had (104.8 KB measured).
+  { name: "latchkey/webauthn", code: `export { webauthn } from "latchkey/webauthn"`, budget: 18.2 * KB, wholeBudget: 105.5 * KB },
   // Password hashing and rules (latchkey/passwords), apart from the root so apps without passwords bundle
   // none of it: 4.6 KB (4673 bytes) when first measured for the Web (the WebCrypto backend; the workerd
   // build's run-time node:crypto probe is 4.7 KB), beside 5.6 KB for better-auth/crypto's hashPassword and
@@ -62,7 +68,7 @@ const ENTRIES = [
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
   { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.2 * KB, external: ["next"] }, // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.2 * KB, external: ["@sveltejs/kit"] },
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 52.5 * KB, external: ["@sveltejs/kit"] }, // issue 26's end: 51.4 KB, + 2%
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -81,16 +87,29 @@ const ENTRIES = [
   // production (the limiter, memory store, client-IP trust and the route gate, about 2.6 KB) and the
   // development diagnostics (typo hints, secret strength, driver codes, the Node-request check, about
   // 2.2 KB initial, the rest lazy) took it to 49.8 KB initial and 52.6 KB whole: @auth/core + 6.2 KB.
-  // Budgets set to those plus 2% (50.8; 53.7) so nothing grows unnoticed; getting back under the
-  // peer's 46.3 KB whole is open work (the limiter could load on the first limited request, and the
-  // diagnostics could leave production bundles through a "development" export condition).
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.8 * KB, wholeBudget: 53.7 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Budgets set to those plus 2% (50.8; 53.7) so nothing grows unnoticed.
+  // Issue 26's size pass measured the leads. The development-only hints (the error page's hint, the
+  // origin-mismatch warning) now come through `#development`, which a production build resolves to
+  // stubs: 0.6 KB off the whole, the next row. The rest of the "diagnostics" is production behaviour
+  // (the driver-code table that keeps a driver's message out of the log, typed errors' "did you mean",
+  // the untrusted-host fix in the log, the secret checks, the unknown-option and secret-mismatch
+  // warnings) and stays. Loading the limiter and its gate on the first limited request made both worse
+  // (initial 49.8 to 50.0 KB, whole 52.5 to 53.5 KB: their imports are shared, so the main chunk split in
+  // shared chunks that compress apart); loading the sign-in page with the first page took the initial
+  // load to 48.7 KB but the whole to 52.7 KB (59.8 KB with provider tokens): neither was kept. 49.8 KB initial, 52.5 KB whole: budgets at
+  // those plus 2% (50.8; 53.6). Under the peer's 46.3 KB whole is still open: 6.2 KB to go.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.8 * KB, wholeBudget: 53.6 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // The same app as a production build makes it: the bundler sets the `production` condition (webpack,
+  // Vite, Parcel and Turbopack do; esbuild and wrangler only when told), so `#development` is the stubs
+  // (handler/production.ts). 49.7 KB initial, 52.0 KB whole (@auth/core + 5.7 KB) when first measured;
+  // budgeted at those plus 2%. The peer is measured with the same conditions.
+  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.8 * KB, wholeBudget: 53.1 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
   { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 59.6 * KB, wholeBudget: 60.7 * KB }, // round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
-async function measure(code, external = []) {
+async function measure(code, external = [], production = false) {
   const outdir = mkdtempSync(join(tmpdir(), "latchkey-size-"))
   try {
     const { metafile } = await build({
@@ -100,7 +119,7 @@ async function measure(code, external = []) {
       minify: true,
       format: "esm",
       platform: "neutral",
-      conditions: ["worker", "browser"],
+      conditions: production ? ["worker", "browser", "production"] : ["worker", "browser"],
       mainFields: ["module", "main"],
       // The project tsconfig maps #crypto-backend for typechecking; an app's bundler never sees it.
       tsconfig: "test/runtime/tsconfig.bundle.json",
@@ -133,9 +152,9 @@ let failed = false
 console.log("| entry | latchkey (initial) | own code + dependencies | lazy | whole (every chunk) | budget (initial; whole) | @auth/core (initial; whole) |")
 console.log("|---|---:|---:|---:|---:|---:|---:|")
 for (const entry of ENTRIES) {
-  const ours = await measure(entry.code, entry.external)
-  const own = (await measure(entry.code, [...RUNTIME_DEPENDENCIES, ...(entry.external ?? [])])).initial
-  const theirs = entry.peer ? await measure(entry.peer) : undefined
+  const ours = await measure(entry.code, entry.external, entry.production)
+  const own = (await measure(entry.code, [...RUNTIME_DEPENDENCIES, ...(entry.external ?? [])], entry.production)).initial
+  const theirs = entry.peer ? await measure(entry.peer, [], entry.production) : undefined
   const peer = theirs ? `${kb(theirs.initial)}; ${kb(theirs.whole)}` : "–"
   const over = ours.initial > entry.budget
   const wholeOver = entry.wholeBudget !== undefined && ours.whole > entry.wholeBudget

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { developmentHint, warnOnOriginMismatch } from "#development"
 import { InvalidProviderError, LatchkeyError } from "../errors.js"
 import { requireAdapterMethods } from "../adapters/requirements.js"
 import { didYouMean } from "../lib/did-you-mean.js"
@@ -20,7 +21,6 @@ import { readBoundedBody } from "./body.js"
 import { brandWithConfig } from "./config-brand.js"
 import type { RequestContext, SettledConfig } from "./context.js"
 import { errorUrl } from "./complete-sign-in.js"
-import { developmentHint } from "./development-hint.js"
 import { loggableError } from "./loggable-error.js"
 import type { AuthConfig } from "./options.js"
 import { publicOrigin } from "./origin.js"
@@ -210,7 +210,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     const origin = publicOrigin(settled, incoming, url)
     if (origin === "untrusted") return untrustedHost(settled, url)
     if (origin === "invalid") return text("Invalid Host header", 400)
-    if (settled.pinnedUrl && settled.diagnostics.development) (await import("./origin-mismatch.js")).warnOnOriginMismatch(settled, incoming, url)
+    if (settled.pinnedUrl && settled.diagnostics.development) await warnOnOriginMismatch(settled, incoming, url)
     const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) {
       settled.logger.warn("ERR_BASE_PATH", { message: `a request outside basePath "${settled.basePath}" reached the handler; mount it there, or set basePath` })

@@ -6,7 +6,7 @@
  * kind it is; the routes themselves live in their own files (signin.ts, callback.ts, signout.ts,
  * webauthn.ts, pages/).
  */
-import { developmentHint } from "./development-hint.js"
+import { developmentHint } from "#development"
 import { csrfToken } from "../adapters/browser-binding.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { nestsWithin } from "./body.js"
