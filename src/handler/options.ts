@@ -17,6 +17,7 @@ import type { RateLimitEvent, RateLimitPlugIn } from "../rate-limits/types.js"
 import type { AppProviders } from "../providers/types.js"
 import type { Awaitable, JWT, LoggerInstance, Session } from "../types.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
+import type { PasswordsPlugIn } from "../passwords/host.js"
 
 /**
  * Custom page locations (paths or absolute same-origin URLs).
@@ -191,6 +192,12 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    * do not bundle it. See docs/passkeys.md.
    */
   webauthn?: WebAuthnCeremony
+  /**
+   * The password-account routes, from `latchkey/passwords`: `import { passwords } from "latchkey/passwords"`.
+   * Needed by a `Password` provider, and by nothing else, so apps without passwords do not bundle
+   * them. See docs/passwords.md, "Accounts".
+   */
+  passwords?: PasswordsPlugIn
   /**
    * Provider tokens kept with the session: `providerTokens({ refresh: true, signOut: { federated: true } })`
    * from `latchkey/provider-tokens`. Every provider-token option is an option of that plug-in:
