@@ -5,6 +5,7 @@
  * its pages and its answers. The routes get these and nothing else of the handler.
  */
 import { csrfToken } from "../adapters/browser-binding.js"
+import { InvalidOptionError } from "../errors.js"
 import { fireEvent } from "../adapters/events.js"
 import type { PasswordHost } from "../passwords/host.js"
 import { completeSignIn } from "./complete-sign-in.js"
@@ -25,6 +26,20 @@ function wantsJson(request: Request): boolean {
 function answerFor(context: RequestContext, scripted: boolean, response: Response): Response {
   if (!scripted || wantsReturnedRedirect(context.request)) return response
   return returnedRedirect(context, response)
+}
+
+/**
+ * Ends every session of a user. A session store that cannot (JWT sessions without a per-user
+ * session version) says so in the log instead of failing the reset that asked: the password has
+ * changed already, and the old sessions last until they expire.
+ */
+async function revokeSessions(context: RequestContext, userId: string): Promise<void> {
+  try {
+    await context.sessions.revokeUser(context, async () => userId)
+  } catch (error) {
+    if (context.sessions.rows || !(error instanceof InvalidOptionError)) throw error
+    context.logger.warn("PASSWORD_SESSIONS_NOT_REVOKED", { message: "a password reset or change could not end the user's other JWT sessions: they last until they expire. Use database sessions to end them at once." })
+  }
 }
 
 /** The capabilities of this request for the password routes. */
@@ -52,7 +67,7 @@ export function passwordHost(context: RequestContext): PasswordHost {
         resolveUser: async () => ({ user, isNewUser }),
         callbackUrl: callbackUrl ?? undefined,
       }),
-    revokeSessions: (userId) => context.sessions.revokeUser(context, async () => userId),
+    revokeSessions: (userId) => revokeSessions(context, userId),
     fireEvent: (name, message) => fireEvent(context, name, message),
     safeRedirect: (requested) => safeRedirect(context, requested ?? undefined),
     go: (url, cookies = []) => answerFor(context, scripted, redirect(url, cookies)),
