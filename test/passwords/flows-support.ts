@@ -4,7 +4,7 @@
 // are returned raw (redirects are not followed), so a test can compare two answers byte for byte.
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
-import type { Adapter } from "../../src/adapters/adapter.js"
+import type { Adapter, VerificationToken } from "../../src/adapters/adapter.js"
 import Password, { type PasswordEmail, type PasswordUserConfig } from "../../src/providers/password.js"
 import { passwordsWith } from "../../src/passwords/index.js"
 import type { PasswordsPlugIn } from "../../src/passwords/host.js"
@@ -32,6 +32,13 @@ export function passwordApp(options: PasswordAppOptions = {}) {
   const warnings: { code: string; message: string }[] = []
   const logs: string[] = []
   const adapter = (options.adapter ?? memoryAdapter()) as ReturnType<typeof memoryAdapter>
+  // Every verification-token row the routes write, as a database would hold it.
+  const tokenRows: VerificationToken[] = []
+  const createToken = adapter.createVerificationToken.bind(adapter)
+  adapter.createVerificationToken = (row) => {
+    tokenRows.push(row)
+    return createToken(row)
+  }
   const provider = Password({ sendEmail: (mail) => void mailbox.push(mail), ...options.provider })
   const logger = {
     error: (error: Error) => {
@@ -56,7 +63,7 @@ export function passwordApp(options: PasswordAppOptions = {}) {
   })
   /** The newest mail of `kind` to `to`. */
   const mailTo = (to: string, kind?: PasswordEmail["kind"]) => [...mailbox].reverse().find((mail) => mail.to === to && (kind === undefined || mail.kind === kind))
-  return { auth, adapter, mailbox, errors, warnings, logs, mailTo, browser: () => new Browser(auth.handler) }
+  return { auth, adapter, tokenRows, mailbox, errors, warnings, logs, mailTo, browser: () => new Browser(auth.handler) }
 }
 
 export interface PostOptions {
