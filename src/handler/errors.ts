@@ -15,7 +15,23 @@ import { LatchkeyError } from "../errors.js"
  * const message = code === "AccessDenied" ? "You cancelled the sign-in." : "Sign-in failed. Please try again."
  * ```
  */
-export type ClientErrorCode = "Configuration" | "AccessDenied" | "Verification" | "OAuthCallback" | "OAuthAccountNotLinked" | "CredentialsSignin" | "MissingCSRF" | "RateLimited" | "CaptchaFailed"
+export type ClientErrorCode =
+  | "Configuration"
+  | "AccessDenied"
+  | "Verification"
+  | "OAuthCallback"
+  | "OAuthAccountNotLinked"
+  | "CredentialsSignin"
+  | "MissingCSRF"
+  | "RateLimited"
+  | "CaptchaFailed"
+  // Password accounts (latchkey/providers/password): their routes' refusals.
+  | "EmailNotVerified"
+  | "InvalidToken"
+  | "PasswordPolicy"
+  | "SessionRequired"
+  | "InvalidCurrentPassword"
+  | "SignUpDisabled"
 
 /** The client code for an error raised while signing in. */
 export function clientCode(error: unknown): ClientErrorCode {
@@ -46,6 +62,12 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   MissingCSRF: "Your session has expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a few minutes, then try again.",
   CaptchaFailed: "Please complete the verification challenge, then try again.",
+  EmailNotVerified: "Your email address is not confirmed yet. Open the link in the email we sent you, then sign in.",
+  InvalidToken: "This link is no longer valid. It may have been used already, replaced by a newer one, or expired. Request a new one.",
+  PasswordPolicy: "This password cannot be used. Choose a longer one that is not in a known data breach.",
+  SessionRequired: "Please sign in first.",
+  InvalidCurrentPassword: "Your current password is not correct.",
+  SignUpDisabled: "New accounts cannot be created here. Sign in with an account you already have.",
   Default: "Something went wrong while signing in. Please try again.",
 }
 
