@@ -14,7 +14,7 @@ import { button, escapeHtml, hidden, page } from "./layout.js"
 export type PasswordPageName = "sign-up" | "forgot" | "reset" | "check-email"
 
 /** Why a new password was refused (`PasswordPolicy`'s `reason`). */
-export type PasswordPolicyReason = "too_short" | "too_long" | "breached" | "invalid"
+export type PolicyReason = "too_short" | "too_long" | "breached" | "invalid"
 
 /** What a password page shows. */
 export interface PasswordPageProps {
@@ -39,7 +39,7 @@ export interface PasswordPageProps {
   minLength?: number
   maxLength?: number
   /** With `error: "PasswordPolicy"`: why the password was refused. */
-  reason?: PasswordPolicyReason
+  reason?: PolicyReason
 }
 
 /** What the sign-in page's password form needs. */
@@ -56,7 +56,7 @@ export interface PasswordSignInFormParams {
   forgotUrl?: string
 }
 
-const REASONS: Record<PasswordPolicyReason, string> = {
+const REASONS: Record<PolicyReason, string> = {
   too_short: "This password is too short.",
   too_long: "This password is too long.",
   breached: "This password has appeared in a data breach, so attackers try it first. Choose another one.",
