@@ -32,6 +32,7 @@ export type ClientErrorCode =
   | "SessionRequired"
   | "InvalidCurrentPassword"
   | "SignUpDisabled"
+  | "InvalidRequest"
 
 /** The client code for an error raised while signing in. */
 export function clientCode(error: unknown): ClientErrorCode {
@@ -62,12 +63,13 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   MissingCSRF: "Your session has expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a few minutes, then try again.",
   CaptchaFailed: "Please complete the verification challenge, then try again.",
-  EmailNotVerified: "Your email address is not confirmed yet. Open the link in the email we sent you, then sign in.",
+  EmailNotVerified: "Your email address is not confirmed yet. We sent you a new link: open it, then sign in.",
   InvalidToken: "This link is no longer valid. It may have been used already, replaced by a newer one, or expired. Request a new one.",
-  PasswordPolicy: "This password cannot be used. Choose a longer one that is not in a known data breach.",
+  PasswordPolicy: "This password cannot be used. Choose a longer one that is not a common or leaked password.",
   SessionRequired: "Please sign in first.",
   InvalidCurrentPassword: "Your current password is not correct.",
   SignUpDisabled: "New accounts cannot be created here. Sign in with an account you already have.",
+  InvalidRequest: "Some of the details are missing or not valid.",
   Default: "Something went wrong while signing in. Please try again.",
 }
 
