@@ -251,11 +251,12 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     subscribe,
     getState: store.get,
     setSession,
-    signUp: (fields, callOptions = {}) =>
+    // Async, so a refused option (callbackUrl) is a rejection, as signIn's is.
+    signUp: async (fields, callOptions = {}) =>
       passwordCall(passwords, "password/sign-up", formOf({ ...fields, callbackUrl: destinationOf(callOptions) }), { signsIn: true, redirect: callOptions.redirect ?? true }),
-    requestPasswordReset: (email, callOptions = {}) =>
+    requestPasswordReset: async (email, callOptions = {}) =>
       passwordCall(passwords, "password/forgot", formOf({ email, callbackUrl: destinationOf(callOptions) }), { signsIn: false, redirect: false }),
-    resetPassword: ({ token, email, password }, callOptions = {}) =>
+    resetPassword: async ({ token, email, password }, callOptions = {}) =>
       passwordCall(passwords, "password/reset", formOf({ token, email, password, callbackUrl: destinationOf(callOptions) }), { signsIn: true, redirect: callOptions.redirect ?? true }),
     changePassword: ({ currentPassword, newPassword, revokeOtherSessions }) =>
       passwordCall(passwords, "password/change", formOf({ currentPassword, newPassword, revokeOtherSessions: revokeOtherSessions ? "true" : undefined }), { signsIn: true, redirect: false }),
