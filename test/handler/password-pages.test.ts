@@ -4,7 +4,14 @@
 // error code) is escaped. The same pages are drawn in Chromium, light and dark, by
 // test/e2e/password-pages.browser.test.ts.
 import { describe, expect, it } from "vitest"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
+import { createAuth } from "../../src/handler/index.js"
 import { passwordPage, passwordSignInForm, type PasswordPageName, type PasswordPageProps } from "../../src/handler/pages/password.js"
+import { passwordsWith } from "../../src/passwords/index.js"
+import GitHub from "../../src/providers/github.js"
+import Password, { type PasswordEmail, type PasswordUserConfig } from "../../src/providers/password.js"
+import { CHEAP } from "../passwords/support.js"
+import { SECRET } from "./support.js"
 
 const BASE: PasswordPageProps = { action: "/auth/password/sign-up", csrfToken: "csrf-123", signInUrl: "/auth/signin", forgotUrl: "/auth/password/forgot", signUpUrl: "/auth/password/sign-up" }
 
@@ -147,5 +154,71 @@ describe("password pages", () => {
     const refused = passwordSignInForm({ id: "password", action: "/a", common: "", error: "CredentialsSignin" })
     expect(inputs(refused).map((input) => input["aria-invalid"])).toEqual(["true", "true"])
     expect(refused).not.toContain("Forgot")
+  })
+})
+
+describe("password pages through the handler", () => {
+  const cheap = passwordsWith(CHEAP)
+  const mailbox: PasswordEmail[] = []
+  const app = (provider: PasswordUserConfig = {}) =>
+    createAuth({
+      providers: [GitHub({ clientId: "id", clientSecret: "secret" }), Password({ sendEmail: (mail) => void mailbox.push(mail), ...provider })],
+      adapter: memoryAdapter(),
+      passwords: cheap,
+      secret: SECRET,
+      trustHost: true,
+      env: {},
+      rateLimits: false,
+    })
+  const page = async (auth: ReturnType<typeof app>, path: string) => {
+    const response = await auth.handler(new Request(`http://localhost:3000/auth/${path}`))
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-security-policy")).not.toContain("script-src")
+    return response.text()
+  }
+
+  it("the sign-in page: the email + password form posts to callback/password beside the OAuth button, with links that keep the callback URL", async () => {
+    const html = await page(app(), "signin?callbackUrl=%2Fdashboard")
+    expect(html).toContain('<form method="post" action="http://localhost:3000/auth/callback/password">')
+    expect(html).toContain('action="http://localhost:3000/auth/signin/github"')
+    expect(html.indexOf("signin/github")).toBeLessThan(html.indexOf("callback/password"))
+    const form = /<form method="post" action="[^"]*callback\/password">.*?<\/form>/.exec(html)![0]
+    expect(Object.fromEntries(inputs(form).map((input) => [input.name, input.value ?? input.autocomplete]))).toMatchObject({ csrfToken: expect.any(String), callbackUrl: "http://localhost:3000/dashboard", email: "username", password: "current-password" })
+    expect(html).toContain('<a href="http://localhost:3000/auth/password/forgot?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fdashboard">Forgot your password?</a>')
+    expect(html).toContain('<a href="http://localhost:3000/auth/password/sign-up?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fdashboard">Create one</a>')
+  })
+
+  it("the sign-in page without sign-up: no link to it", async () => {
+    const html = await page(app({ allowSignUp: false }), "signin")
+    expect(html).toContain("Forgot your password?")
+    expect(html).not.toContain("password/sign-up")
+  })
+
+  it("the sign-in page after a wrong password: the text says so without naming a field, and both fields point at it", async () => {
+    const html = await page(app(), "signin?error=CredentialsSignin")
+    expect(html).toContain('<div class="alert" role="alert" id="form-error">Sign-in failed.')
+    const fields = visibleInputs(/<form method="post" action="[^"]*callback\/password">.*?<\/form>/.exec(html)![0])
+    expect(fields.map((input) => [input.name, input["aria-invalid"], input["aria-describedby"]])).toEqual([
+      ["email", "true", "form-error"],
+      ["password", "true", "form-error"],
+    ])
+  })
+
+  it("the sign-up page says the policy's minimum and the browser enforces it; the forgot link keeps the callback URL", async () => {
+    const html = await page(app(), "password/sign-up?callbackUrl=%2Fwelcome")
+    expect(inputs(html).find((input) => input.name === "password")).toMatchObject({ minlength: "15", maxlength: "128" })
+    expect(html).toContain("At least 15 characters.")
+    expect(inputs(html).find((input) => input.name === "callbackUrl")).toMatchObject({ value: "/welcome" })
+  })
+
+  it("a refused reset comes back with its reason on the page", async () => {
+    const html = await page(app(), "password/reset?token=t&email=ada%40example.com&error=PasswordPolicy&reason=breached")
+    expect(html).toContain("has appeared in a data breach")
+    expect(inputs(html).find((input) => input.name === "password")).toMatchObject({ "aria-invalid": "true" })
+  })
+
+  it("check your email: the kind's text on the verify-request page", async () => {
+    expect(await page(app(), "verify-request?provider=password&kind=reset")).toContain("we sent it a link to choose a new password")
+    expect(await page(app(), "verify-request?provider=password&kind=change-email")).toContain("Your email address changes when you open it")
   })
 })
