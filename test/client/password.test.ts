@@ -186,6 +186,18 @@ describe("latchkey/client: password accounts", () => {
     expect(limited.retryAfter).toBeLessThanOrEqual(600)
   })
 
+  it('attack: signIn("password") posts to signin/password, which is limited as the page\'s callback/password is', async () => {
+    const limits = rateLimits({ routes: { "password-sign-in": { client: { limit: 100, windowSeconds: 60 }, identifier: { limit: 2, windowSeconds: 900 } } } })
+    const { client } = await signedUp({}, { rateLimits: limits })
+    await client.signOut({ redirect: false })
+    const guesses = []
+    for (let guess = 0; guess < 4; guess++) guesses.push((await client.signIn("password", { email: "ada@example.com", password: `guess number ${guess} here`, redirect: false })).error)
+    expect(guesses).toEqual(["CredentialsSignin", "CredentialsSignin", "RateLimited", "RateLimited"])
+    const limited = await client.signIn("password", { email: "ada@example.com", password: GOOD, redirect: false })
+    expect(limited).toMatchObject({ ok: false, error: "RateLimited", status: 429 })
+    expect(limited.retryAfter).toBeGreaterThan(0)
+  })
+
   it("a network failure is a value, not an exception", async () => {
     const { client } = passwordClient()
     const offline = clientApp({ providers: [] }, { fetch: () => Promise.reject(new TypeError("offline")) }).client
