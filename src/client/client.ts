@@ -11,7 +11,8 @@ import { watchRefetchTriggers } from "./refetch.js"
 import { providersOf, redirectResult, sessionOf } from "./results.js"
 import { createSessionStore } from "./store.js"
 import { createTransport, type Outcome } from "./transport.js"
-import type { AuthClient, AuthClientOptions, SignInOptions, SignInResult, SignOutOptions, SignOutResult, SessionState } from "./types.js"
+import { formOf, passwordCall, type PasswordCallsHost } from "./password.js"
+import type { AuthClient, AuthClientOptions, PasswordCallOptions, SignInOptions, SignInResult, SignOutOptions, SignOutResult, SessionState } from "./types.js"
 
 function checkOptions(options: AuthClientOptions<Session>): string {
   const basePath = (options.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
@@ -28,7 +29,7 @@ function checkOptions(options: AuthClientOptions<Session>): string {
  * Where a sign-in or sign-out goes afterwards: `redirectTo`, else this page. next-auth's
  * `callbackUrl` option is refused by name rather than sent on as a form field.
  */
-function destinationOf(options: SignInOptions | SignOutOptions): string | undefined {
+function destinationOf(options: SignInOptions | SignOutOptions | PasswordCallOptions): string | undefined {
   if ((options as { callbackUrl?: unknown }).callbackUrl !== undefined) {
     throw new InvalidOptionError("callbackUrl", "the callbackUrl option is named redirectTo, as in next-auth v5: signIn(provider, { redirectTo: \"/dashboard\" }).")
   }
@@ -228,6 +229,18 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     learned(session, before)
   }
 
+  // The password account calls (client/password.ts): a sign-up without verification and a reset
+  // sign the browser in, a password change issues the session again; each is then read again.
+  const passwords: PasswordCallsHost = {
+    transport,
+    async sessionChanged() {
+      changed()
+      tell("session")
+      await getSession()
+    },
+    navigate,
+  }
+
   return {
     signIn,
     signOut,
@@ -238,5 +251,15 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     subscribe,
     getState: store.get,
     setSession,
+    // Async, so a refused option (callbackUrl) is a rejection, as signIn's is.
+    signUp: async (fields, callOptions = {}) =>
+      passwordCall(passwords, "password/sign-up", formOf({ ...fields, callbackUrl: destinationOf(callOptions) }), { signsIn: true, redirect: callOptions.redirect ?? true }),
+    requestPasswordReset: async (email, callOptions = {}) =>
+      passwordCall(passwords, "password/forgot", formOf({ email, callbackUrl: destinationOf(callOptions) }), { signsIn: false, redirect: false }),
+    resetPassword: async ({ token, email, password }, callOptions = {}) =>
+      passwordCall(passwords, "password/reset", formOf({ token, email, password, callbackUrl: destinationOf(callOptions) }), { signsIn: true, redirect: callOptions.redirect ?? true }),
+    changePassword: ({ currentPassword, newPassword, revokeOtherSessions }) =>
+      passwordCall(passwords, "password/change", formOf({ currentPassword, newPassword, revokeOtherSessions: revokeOtherSessions ? "true" : undefined }), { signsIn: true, redirect: false }),
+    changeEmail: ({ newEmail, password }) => passwordCall(passwords, "password/change-email", formOf({ newEmail, password }), { signsIn: false, redirect: false }),
   }
 }

@@ -1,11 +1,12 @@
 /**
- * The top-level `signIn`, `signOut`, `getSession`, `update`, `getProviders` and `getCsrfToken`:
+ * The top-level `signIn`, `signOut`, `getSession`, `update`, `getProviders`, `getCsrfToken` and the
+ * password account calls (`signUp`, `requestPasswordReset`, `resetPassword`, `changePassword`, `changeEmail`):
  * one client for the handler at `/auth`, made on first use (importing them does nothing). An app
  * mounted elsewhere makes its own with `createAuthClient({ basePath })`.
  */
 import type { Session } from "../types.js"
 import { createAuthClient } from "./client.js"
-import type { AuthClient, ClientProvider, SignInOptions, SignInResult, SignOutOptions, SignOutResult } from "./types.js"
+import type { AuthClient, ChangeEmailFields, ChangePasswordFields, ClientProvider, PasswordCallOptions, PasswordResult, ResetPasswordFields, SignInOptions, SignInResult, SignOutOptions, SignOutResult, SignUpFields } from "./types.js"
 
 let shared: AuthClient | undefined
 
@@ -109,4 +110,87 @@ export function getProviders(): Promise<Record<string, ClientProvider> | null> {
  */
 export function getCsrfToken(): Promise<string | undefined> {
   return defaultClient().getCsrfToken()
+}
+
+/**
+ * {@link client!AuthClient.signUp} on the handler at `/auth`: creates a password account.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signUp } from "latchkey/client"
+ * const result = await signUp({ email: form.email.value, password: form.password.value, name: form.name.value }, { redirectTo: "/welcome" })
+ * if (!result.ok) message.textContent = result.error === "PasswordPolicy" ? `Password refused: ${result.reason}` : "Sign-up failed."
+ * ```
+ */
+export function signUp(fields: SignUpFields, options?: PasswordCallOptions): Promise<PasswordResult> {
+  return defaultClient().signUp(fields, options)
+}
+
+/**
+ * {@link client!AuthClient.requestPasswordReset} on the handler at `/auth`: mails a reset link when
+ * the address has an account, and answers the same when it has none.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { requestPasswordReset } from "latchkey/client"
+ * const result = await requestPasswordReset(form.email.value)
+ * message.textContent = result.ok ? "Check your email." : result.error === "RateLimited" ? `Try again in ${result.retryAfter} s.` : "Try again."
+ * ```
+ */
+export function requestPasswordReset(email: string, options?: Pick<PasswordCallOptions, "redirectTo">): Promise<PasswordResult> {
+  return defaultClient().requestPasswordReset(email, options)
+}
+
+/**
+ * {@link client!AuthClient.resetPassword} on the handler at `/auth`: sets the new password with a
+ * reset link's token and address.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { resetPassword } from "latchkey/client"
+ * const params = new URL(location.href).searchParams
+ * const result = await resetPassword({ token: params.get("token") ?? "", email: params.get("email") ?? "", password: form.password.value })
+ * if (!result.ok && result.error === "InvalidToken") message.textContent = "This link has expired: ask for a new one."
+ * ```
+ */
+export function resetPassword(fields: ResetPasswordFields, options?: PasswordCallOptions): Promise<PasswordResult> {
+  return defaultClient().resetPassword(fields, options)
+}
+
+/**
+ * {@link client!AuthClient.changePassword} on the handler at `/auth`.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { changePassword } from "latchkey/client"
+ * const result = await changePassword({ currentPassword: form.current.value, newPassword: form.next.value, revokeOtherSessions: true })
+ * if (!result.ok && result.error === "InvalidCurrentPassword") message.textContent = "Your current password is not correct."
+ * ```
+ */
+export function changePassword(fields: ChangePasswordFields): Promise<PasswordResult> {
+  return defaultClient().changePassword(fields)
+}
+
+/**
+ * {@link client!AuthClient.changeEmail} on the handler at `/auth`.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { changeEmail } from "latchkey/client"
+ * const result = await changeEmail({ newEmail: form.email.value, password: form.password.value })
+ * if (result.ok) message.textContent = "Open the link we sent to your new address."
+ * ```
+ */
+export function changeEmail(fields: ChangeEmailFields): Promise<PasswordResult> {
+  return defaultClient().changeEmail(fields)
 }

@@ -8,17 +8,24 @@
  * @module
  */
 export { createAuthClient } from "./client.js"
-export { signIn, signOut, getSession, update, getProviders, getCsrfToken } from "./default-client.js"
+export { signIn, signOut, getSession, update, getProviders, getCsrfToken, signUp, requestPasswordReset, resetPassword, changePassword, changeEmail } from "./default-client.js"
 export { SessionRouteNotFoundError } from "../errors.js"
 export type {
   AuthClient,
   AuthClientError,
   AuthClientOptions,
+  ChangeEmailFields,
+  ChangePasswordFields,
   ClientProvider,
+  PasswordCallOptions,
+  PasswordPolicyRefusal,
+  PasswordResult,
+  ResetPasswordFields,
   SessionState,
   SessionStatus,
   SignInOptions,
   SignInResult,
   SignOutOptions,
   SignOutResult,
+  SignUpFields,
 } from "./types.js"

@@ -272,4 +272,165 @@ export interface AuthClient<S extends Session = Session> {
    * changed, the app's other tabs are told to re-read.
    */
   setSession(session: S | null): void
+  /**
+   * Creates a password account (`latchkey/providers/password`). With email verification on (the
+   * default), the answer's `url` is the "check your email" page and nobody is signed in yet; with
+   * it off, the new user is signed in and the other tabs are told. An address that already has an
+   * account answers exactly as a new one does.
+   *
+   * @throws {@link index!InvalidOptionError} (as a rejection) for a `callbackUrl` option: it is `redirectTo`.
+   */
+  signUp(fields: SignUpFields, options?: PasswordCallOptions): Promise<PasswordResult>
+  /**
+   * Asks for a reset link for `email`. The answer is the same whether or not the address has an
+   * account. `redirectTo` is where the browser goes once the password is reset. Never navigates.
+   */
+  requestPasswordReset(email: string, options?: Pick<PasswordCallOptions, "redirectTo">): Promise<PasswordResult>
+  /**
+   * Sets a new password with the token and address of a reset link. By default every session of
+   * the user ends, and this browser is signed in again (the other tabs are told).
+   */
+  resetPassword(fields: ResetPasswordFields, options?: PasswordCallOptions): Promise<PasswordResult>
+  /**
+   * Changes the signed-in user's password; the current one is required (`InvalidCurrentPassword`
+   * when wrong, `SessionRequired` when signed out). The session is issued again and read again.
+   */
+  changePassword(fields: ChangePasswordFields): Promise<PasswordResult>
+  /**
+   * Starts changing the signed-in user's address: a link goes to the new one, a notice to the old
+   * one, and the address changes when the link is opened.
+   */
+  changeEmail(fields: ChangeEmailFields): Promise<PasswordResult>
+}
+
+/**
+ * Why a new password was refused, with `error: "PasswordPolicy"`: shorter than the policy's
+ * minimum, longer than its maximum, found in a breach list, or not a usable string.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordPolicyRefusal } from "latchkey/client"
+ * const hints: Record<PasswordPolicyRefusal, string> = { too_short: "Use a longer password.", too_long: "Use a shorter password.", breached: "This password appeared in a breach.", invalid: "Choose another password." }
+ * ```
+ */
+export type PasswordPolicyRefusal = "too_short" | "too_long" | "breached" | "invalid"
+
+/**
+ * What a password account call answered: `ok`, with `url` where the handler sends the browser
+ * next when it does; or `error`, the stable code of the refusal, with `retryAfter` (seconds) on
+ * `RateLimited` and `reason` on `PasswordPolicy`. `status` is the handler's HTTP status, 0 when no
+ * request was answered. A refusal is never thrown.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signUp, type PasswordResult } from "latchkey/client"
+ * const result: PasswordResult = await signUp({ email, password }, { redirect: false })
+ * if (!result.ok && result.error === "RateLimited") showError(`Try again in ${result.retryAfter} seconds.`)
+ * ```
+ */
+export type PasswordResult =
+  | { ok: true; url?: string; status: number; error?: undefined; retryAfter?: undefined; reason?: undefined }
+  | { ok: false; error: AuthClientError; status: number; url?: undefined; retryAfter?: number; reason?: PasswordPolicyRefusal }
+
+/**
+ * The fields of {@link client!AuthClient.signUp}: the address and password, the name, and the app's
+ * own sign-up fields (which its `Password({ signUp })` callback receives), sent as strings.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { signUp, type SignUpFields } from "latchkey/client"
+ * const fields: SignUpFields = { email: "ada@example.com", password: "correct horse battery staple", name: "Ada", company: "Analytical Engines" }
+ * await signUp(fields)
+ * ```
+ */
+export interface SignUpFields {
+  email: string
+  password: string
+  name?: string
+  [field: string]: string | number | boolean | undefined
+}
+
+/**
+ * Where a password call that ends signed in (or on a page) goes: `redirectTo`, as for `signIn`, and
+ * whether to navigate there. The handler keeps `redirectTo` for after the emailed link too.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { resetPassword, type PasswordCallOptions } from "latchkey/client"
+ * const options: PasswordCallOptions = { redirectTo: "/account", redirect: true }
+ * await resetPassword({ token, email, password }, options)
+ * ```
+ */
+export interface PasswordCallOptions {
+  /** Where to go once signed in (same origin only). Default: this page. */
+  redirectTo?: string
+  /** Named `redirectTo`: a `callbackUrl` option is refused with `InvalidOptionError`. */
+  callbackUrl?: never
+  /** Navigate to the handler's next page on success. Default true; a refusal never navigates. */
+  redirect?: boolean
+}
+
+/**
+ * The fields of {@link client!AuthClient.resetPassword}: the token and address from the reset link,
+ * and the new password.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { resetPassword, type ResetPasswordFields } from "latchkey/client"
+ * const params = new URL(location.href).searchParams
+ * const fields: ResetPasswordFields = { token: params.get("token") ?? "", email: params.get("email") ?? "", password: input.value }
+ * await resetPassword(fields)
+ * ```
+ */
+export interface ResetPasswordFields {
+  token: string
+  email: string
+  password: string
+}
+
+/**
+ * The fields of {@link client!AuthClient.changePassword}. With `revokeOtherSessions`, every other
+ * session of the user ends (this one is issued again).
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { changePassword, type ChangePasswordFields } from "latchkey/client"
+ * const fields: ChangePasswordFields = { currentPassword: current.value, newPassword: next.value, revokeOtherSessions: true }
+ * await changePassword(fields)
+ * ```
+ */
+export interface ChangePasswordFields {
+  currentPassword: string
+  newPassword: string
+  revokeOtherSessions?: boolean
+}
+
+/**
+ * The fields of {@link client!AuthClient.changeEmail}: the new address and the current password.
+ * A link goes to the new address; the address changes when it is opened.
+ *
+ * Exported from `latchkey/client`.
+ *
+ * @example
+ * ```ts
+ * import { changeEmail, type ChangeEmailFields } from "latchkey/client"
+ * const fields: ChangeEmailFields = { newEmail: "ada@new.example", password: current.value }
+ * await changeEmail(fields)
+ * ```
+ */
+export interface ChangeEmailFields {
+  newEmail: string
+  password: string
 }

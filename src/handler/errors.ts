@@ -25,6 +25,7 @@ export type ClientErrorCode =
   | "MissingCSRF"
   | "RateLimited"
   | "CaptchaFailed"
+  // Password accounts (latchkey/providers/password): their routes' refusals.
   | "EmailNotVerified"
   | "InvalidToken"
   | "PasswordPolicy"
@@ -62,12 +63,12 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   MissingCSRF: "Your session has expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a few minutes, then try again.",
   CaptchaFailed: "Please complete the verification challenge, then try again.",
-  EmailNotVerified: "Verify your email address first: we sent you a new link.",
-  InvalidToken: "This link is no longer valid. It may have been used already, replaced by a newer one, or expired.",
-  PasswordPolicy: "That password cannot be used. Choose a longer one that is not a common or leaked password.",
-  SessionRequired: "Sign in first.",
-  InvalidCurrentPassword: "Your current password is not right.",
-  SignUpDisabled: "New accounts cannot be created here.",
+  EmailNotVerified: "Your email address is not confirmed yet. We sent you a new link: open it, then sign in.",
+  InvalidToken: "This link is no longer valid. It may have been used already, replaced by a newer one, or expired. Request a new one.",
+  PasswordPolicy: "This password cannot be used. Choose a longer one that is not a common or leaked password.",
+  SessionRequired: "Please sign in first.",
+  InvalidCurrentPassword: "Your current password is not correct.",
+  SignUpDisabled: "New accounts cannot be created here. Sign in with an account you already have.",
   InvalidRequest: "Some of the details are missing or not valid.",
   Default: "Something went wrong while signing in. Please try again.",
 }

@@ -21,9 +21,11 @@ function isPasswordProvider(provider: ResolvedProvider | undefined): provider is
   return provider?.type === "password"
 }
 
-/** Whether the router hands this request to the password routes. */
-export function isPasswordRoute(action: string, provider: ResolvedProvider | undefined): boolean {
-  return action === PASSWORD_ACTION || (action === "callback" && isPasswordProvider(provider))
+/** Whether the router hands this request (a POST when `post`) to the password routes. */
+export function isPasswordRoute(action: string, provider: ResolvedProvider | undefined, post = false): boolean {
+  // latchkey/client's signIn(id) posts to signin/<id> whatever the provider's type: for a password
+  // provider that is the same sign-in as the page's form posting to callback/<id>.
+  return action === PASSWORD_ACTION || ((action === "callback" || (post && action === "signin")) && isPasswordProvider(provider))
 }
 
 /** The route named after `password/` in the path, such as `sign-up`; undefined for none. */
@@ -36,7 +38,7 @@ export function passwordSubRoute(context: Pick<RequestContext, "url" | "basePath
 export function passwordRoute(context: RequestContext, action: string, provider: ResolvedProvider | undefined, form?: URLSearchParams): Promise<Response> {
   const plugIn = context.passwords
   const passwordProvider = isPasswordProvider(provider) ? provider : context.providers.find(isPasswordProvider)
-  const route: PasswordRequest["route"] | undefined = action === "callback" ? (form ? "sign-in" : undefined) : (passwordSubRoute(context) as PasswordRequest["route"] | undefined)
+  const route: PasswordRequest["route"] | undefined = action === "callback" || action === "signin" ? (form ? "sign-in" : undefined) : (passwordSubRoute(context) as PasswordRequest["route"] | undefined)
   if (!plugIn || !passwordProvider || route === undefined) return Promise.resolve(json({ error: "NotFound" }, [], 404))
   return plugIn.handle(passwordHost(context), { route, provider: passwordProvider, form })
 }

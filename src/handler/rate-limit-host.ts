@@ -30,7 +30,8 @@ const PASSWORD_ROUTES: Record<string, RateLimitRoute> = {
 export function limitedRoute(method: string, action: string, provider: ResolvedProvider | undefined, subRoute?: string): RateLimitRoute | undefined {
   if (action === "session") return undefined
   const type = provider?.type
-  if (method === "POST" && action === "callback" && type === "password") return "password-sign-in"
+  // The sign-in page's form posts to callback/<id>, latchkey/client's signIn to signin/<id>: one limit.
+  if (method === "POST" && (action === "callback" || action === "signin") && type === "password") return "password-sign-in"
   if (method === "POST" && action === PASSWORD_ACTION && subRoute !== undefined && subRoute in PASSWORD_ROUTES) return PASSWORD_ROUTES[subRoute]
   if (type === "webauthn" && (action === "webauthn-options" || action === "callback")) return "passkey"
   if (method === "POST" && type === "credentials" && (action === "signin" || action === "callback")) return "credentials"

@@ -87,7 +87,7 @@ export async function post(context: RequestContext, action: string, provider: Re
   }
   if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, form)
   // The password routes check their own CSRF token (answering a script in JSON), as the passkey routes do.
-  if (isPasswordRoute(action, provider)) return passwordRoute(context, action, provider, form)
+  if (isPasswordRoute(action, provider, true)) return passwordRoute(context, action, provider, form)
   // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
   if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
   if (!(await verifyCsrf(context, form.get("csrfToken")))) {

@@ -5,7 +5,7 @@
  * JSON to a script, or left to the handler's error page for a browser.
  */
 import { changeEmail, changePassword, confirmEmail } from "./account.js"
-import { refuse, routeUrl } from "./answers.js"
+import { refuse, routeUrl, type PolicyReason } from "./answers.js"
 import { routeContext, type RouteContext } from "./context.js"
 import type { PasswordHasher } from "./hasher.js"
 import type { PasswordHost, PasswordRequest } from "./host.js"
@@ -22,12 +22,29 @@ const POSTS = {
   "change-email": changeEmail,
 } as const satisfies Partial<Record<PasswordRequest["route"], (route: RouteContext, form: URLSearchParams) => Promise<Response>>>
 
+const REASONS = new Set<string>(["too_short", "too_long", "breached", "invalid"] satisfies PolicyReason[])
+
 async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset"): Promise<Response> {
   const { host, provider } = route
   const query = host.url.searchParams
   const { token, cookies } = await host.csrfToken()
   const callbackUrl = query.get("callbackUrl") ?? undefined
-  const common = { action: routeUrl(host, `password/${name}`), csrfToken: token, callbackUrl, error: query.get("error") ?? undefined, signInUrl: host.signInUrl }
+  const back = callbackUrl ? { callbackUrl } : {}
+  const { minLength, maxLength } = route.hasher.policy
+  const reason = REASONS.has(query.get("reason") ?? "") ? (query.get("reason") as PolicyReason) : undefined
+  const common = {
+    action: routeUrl(host, `password/${name}`),
+    csrfToken: token,
+    callbackUrl,
+    error: query.get("error") ?? undefined,
+    // The policy refusal's reason and bounds, so the page says what to fix (and the length up front).
+    reason,
+    minLength,
+    maxLength,
+    signInUrl: host.signInUrl,
+    forgotUrl: routeUrl(host, "password/forgot", back),
+    signUpUrl: provider.allowSignUp ? routeUrl(host, "password/sign-up", back) : undefined,
+  }
   if (name === "sign-up") return host.page("sign-up", { ...common, fields: provider.signUpFields }, cookies)
   if (name === "forgot") return host.page("forgot", { ...common, email: query.get("email") ?? undefined }, cookies)
   return host.page("reset", { ...common, token: query.get("token") ?? undefined, email: query.get("email") ?? undefined }, cookies)

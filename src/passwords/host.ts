@@ -103,6 +103,11 @@ export interface PasswordPageInput {
   signInUrl: string
   forgotUrl?: string
   signUpUrl?: string
+  /** The policy's length bounds, said on the page and checked by the browser. */
+  minLength?: number
+  maxLength?: number
+  /** With `error: "PasswordPolicy"`: why the password was refused. */
+  reason?: "too_short" | "too_long" | "breached" | "invalid"
 }
 
 /**

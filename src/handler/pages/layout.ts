@@ -53,6 +53,7 @@ button{display:flex;align-items:center;justify-content:center;gap:.625rem;width:
 button svg,button img{width:1.25rem;height:1.25rem;flex:none}button:hover{filter:brightness(1.1)}
 :focus-visible{outline:3px solid var(--text);outline-offset:2px}
 .alert{padding:.75rem 1rem;margin:0 0 1.25rem;border-radius:.5rem;background:var(--error-bg);color:var(--error-text);text-align:center}
+.hint{margin:-.375rem 0 0;font-size:.875rem;text-align:left}[aria-invalid=true]{border-color:var(--error-text)}
 .logo{display:block;max-height:3rem;margin:0 auto 1rem}a{color:inherit}`
 
 /** A full page around `content`; `script` (a URL) is the one deferred script a page with passkeys loads. */

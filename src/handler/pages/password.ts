@@ -1,59 +1,226 @@
 /**
- * The password pages: sign-up, forgot, reset and "check your email". Minimal forms that post to the
- * password routes with the CSRF token; their look follows the other pages' layout.
+ * The password accounts' pages: sign-up, forgot password, reset password and "check your email",
+ * and the email + password form of the sign-in page. Plain forms that post to the handler, with
+ * no script: every input has a label and the autocomplete token password managers read
+ * (`email`, `new-password`, `current-password`), a refused field is `aria-invalid` and described
+ * by the error text (which takes focus), and the length rule is said before the field is filled.
+ * Light and dark come from the shared shell (layout.ts).
  */
 import type { AuthTheme } from "../options.js"
 import { errorMessage } from "../errors.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 
-/** The password pages. */
+/** The password pages the handler serves. */
 export type PasswordPageName = "sign-up" | "forgot" | "reset" | "check-email"
 
-/** What a password page shows and where its form posts. */
+/** Why a new password was refused (`PasswordPolicy`'s `reason`). */
+export type PolicyReason = "too_short" | "too_long" | "breached" | "invalid"
+
+/** What a password page shows. */
 export interface PasswordPageProps {
+  /** Where the form posts. */
   action: string
   csrfToken: string
   callbackUrl?: string
+  /** A client error code from `?error=`. */
   error?: string
+  /** The address to fill in (sign-up, forgot), the account's address (reset), or where a link went (check-email). */
   email?: string
+  /** The reset link's token (reset). */
   token?: string
+  /** Which mail was sent (check-email). */
   kind?: "verify-email" | "reset" | "change-email"
+  /** The app's own sign-up fields, after email and password. A field named `name` replaces the default name field. */
   fields?: { name: string; label: string; type?: string; required?: boolean }[]
   signInUrl: string
   forgotUrl?: string
   signUpUrl?: string
+  /** The policy's length bounds, so the page can say them and the browser check them; unsaid when absent. */
+  minLength?: number
+  maxLength?: number
+  /** With `error: "PasswordPolicy"`: why the password was refused. */
+  reason?: PolicyReason
 }
 
-function input(name: string, label: string, type: string, attributes = "", value?: string): string {
-  const filled = value === undefined ? "" : ` value="${escapeHtml(value)}"`
-  return `<label>${escapeHtml(label)}<input name="${escapeHtml(name)}" type="${escapeHtml(type)}"${filled} ${attributes}></label>`
+/** What the sign-in page's password form needs. */
+export interface PasswordSignInFormParams {
+  /** The provider's id: the fields' ids start with it. */
+  id: string
+  /** Where the form posts (`callback/<id>`). */
+  action: string
+  /** The hidden CSRF token and callback URL every form on the sign-in page carries. */
+  common: string
+  /** The sign-in page's `?error=` code. */
+  error?: string
+  signUpUrl?: string
+  forgotUrl?: string
 }
 
-const TITLES: Record<PasswordPageName, string> = { "sign-up": "Create an account", forgot: "Forgot your password?", reset: "Choose a new password", "check-email": "Check your email" }
-
-const CHECK: Record<NonNullable<PasswordPageProps["kind"]>, string> = {
-  "verify-email": "We sent a link to your email address. Open it to finish signing up.",
-  reset: "If an account uses that address, we sent it a link to choose a new password.",
-  "change-email": "We sent a link to the new address. Your email changes when you open it.",
+const REASONS: Record<PolicyReason, string> = {
+  too_short: "This password is too short.",
+  too_long: "This password is too long.",
+  breached: "This password has appeared in a data breach, so attackers try it first. Choose another one.",
+  invalid: "This password cannot be used. Choose another one.",
 }
 
-function body(name: PasswordPageName, props: PasswordPageProps): string {
-  if (name === "check-email") return `<p>${escapeHtml(CHECK[props.kind ?? "verify-email"])}</p>`
-  const fields =
-    name === "sign-up"
-      ? input("email", "Email", "email", 'required autocomplete="email"', props.email) +
-        input("name", "Name", "text", 'autocomplete="name"') +
-        (props.fields ?? []).map((field) => input(field.name, field.label, field.type ?? "text", field.required ? "required" : "")).join("") +
-        input("password", "Password", "password", 'required autocomplete="new-password"')
-      : name === "forgot"
-        ? input("email", "Email", "email", 'required autocomplete="email"', props.email)
-        : hidden({ token: props.token, email: props.email }) + input("password", "New password", "password", 'required autocomplete="new-password"')
-  const label = name === "sign-up" ? "Sign up" : name === "forgot" ? "Send reset link" : "Set password"
-  return `<form method="post" action="${escapeHtml(props.action)}">${hidden({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })}${fields}${button(label)}</form>`
+/** Form fields the handler reads itself; an app field of the same name would be ambiguous. */
+const RESERVED = new Set(["email", "password", "csrfToken", "callbackUrl", "token", "name"])
+
+const LINK_STYLE = ' style="margin:1.25rem 0 0;font-size:.875rem"'
+
+/** The id an error's text has, which the fields it concerns point at. */
+export const ERROR_ID = "form-error"
+
+function alertBox(message: string | undefined): string {
+  return message === undefined ? "" : `<div class="alert" role="alert" id="${ERROR_ID}">${escapeHtml(message)}</div>`
 }
 
-/** One password page as HTML. */
-export function passwordPage(name: PasswordPageName, props: PasswordPageProps, theme: AuthTheme | undefined): string {
-  const error = props.error ? `<p role="alert">${escapeHtml(errorMessage(props.error))}</p>` : ""
-  return page(TITLES[name], `<h1>${escapeHtml(TITLES[name])}</h1>${error}${body(name, props)}<p><a href="${escapeHtml(props.signInUrl)}">Back to sign in</a></p>`, theme)
+/** The text for a code, with the policy's reason and the length it broke when known. */
+function messageFor(props: Pick<PasswordPageProps, "error" | "reason" | "minLength" | "maxLength">): string | undefined {
+  if (!props.error) return undefined
+  if (props.error !== "PasswordPolicy" || props.reason === undefined || !Object.hasOwn(REASONS, props.reason)) return errorMessage(props.error)
+  const bound = props.reason === "too_short" && props.minLength ? ` Use at least ${props.minLength} characters.` : props.reason === "too_long" && props.maxLength ? ` Use at most ${props.maxLength} characters.` : ""
+  return `${REASONS[props.reason]}${bound}`
+}
+
+interface FieldOptions {
+  id: string
+  name: string
+  label: string
+  type?: string
+  autocomplete?: string
+  required?: boolean
+  value?: string
+  readonly?: boolean
+  /** Length bounds (a new password). */
+  minLength?: number
+  maxLength?: number
+  /** Help said before the field is filled, tied to the field. */
+  hint?: string
+  /** The field is why the form was refused: invalid, described by the error, and focused. */
+  invalid?: boolean
+  focus?: boolean
+}
+
+function field(options: FieldOptions): string {
+  const described = [options.invalid ? ERROR_ID : undefined, options.hint ? `${options.id}-hint` : undefined].filter(Boolean).join(" ")
+  const attributes = [
+    `id="${escapeHtml(options.id)}"`,
+    `name="${escapeHtml(options.name)}"`,
+    `type="${escapeHtml(options.type ?? "text")}"`,
+    options.autocomplete ? `autocomplete="${options.autocomplete}"` : "",
+    options.required ? "required" : "",
+    options.readonly ? "readonly" : "",
+    options.value !== undefined ? `value="${escapeHtml(options.value)}"` : "",
+    options.minLength ? `minlength="${options.minLength}"` : "",
+    options.maxLength ? `maxlength="${options.maxLength}"` : "",
+    described ? `aria-describedby="${described}"` : "",
+    options.invalid ? 'aria-invalid="true"' : "",
+    options.focus ? "autofocus" : "",
+  ].filter(Boolean)
+  const hint = options.hint ? `<p class="hint" id="${escapeHtml(options.id)}-hint">${escapeHtml(options.hint)}</p>` : ""
+  return `<label for="${escapeHtml(options.id)}">${escapeHtml(options.label)}</label><input ${attributes.join(" ")}>${hint}`
+}
+
+/** What the length rule says before a new password is typed. */
+function lengthHint(props: Pick<PasswordPageProps, "minLength" | "maxLength">): string {
+  if (props.minLength) return `At least ${props.minLength} characters. A few unrelated words make a strong password that is easy to remember.`
+  return "A few unrelated words make a strong password that is easy to remember."
+}
+
+function links(items: (string | undefined)[]): string {
+  const present = items.filter((item): item is string => item !== undefined)
+  return present.length === 0 ? "" : `<p${LINK_STYLE}>${present.join(" · ")}</p>`
+}
+
+function link(href: string | undefined, label: string): string | undefined {
+  return href === undefined ? undefined : `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`
+}
+
+function signUpPage(props: PasswordPageProps): Rendered {
+  const message = messageFor(props)
+  const policy = props.error === "PasswordPolicy"
+  const appFields = props.fields ?? []
+  const nameField = appFields.find((candidate) => candidate.name === "name") ?? { name: "name", label: "Name (optional)", required: false }
+  const others = appFields.filter((candidate) => !RESERVED.has(candidate.name))
+  const inputs = [
+    field({ id: "password-name", name: "name", label: nameField.label, type: nameField.type ?? "text", autocomplete: "name", required: nameField.required }),
+    field({ id: "password-email", name: "email", label: "Email", type: "email", autocomplete: "email", required: true, value: props.email }),
+    field({ id: "password-new", name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minLength: props.minLength, maxLength: props.maxLength, hint: lengthHint(props), invalid: policy, focus: policy }),
+    ...others.map((extra) => field({ id: `password-field-${extra.name}`, name: extra.name, label: extra.label, type: extra.type, required: extra.required })),
+  ]
+  const form = `<form method="post" action="${escapeHtml(props.action)}">${hidden({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })}${inputs.join("")}${button("Create account")}</form>`
+  const after = links([props.signInUrl ? `Already have an account? ${link(props.signInUrl, "Sign in")}` : undefined])
+  return ["Create an account", `<h1>Create an account</h1>${alertBox(message)}${form}${after}`]
+}
+
+function forgotPage(props: PasswordPageProps): Rendered {
+  const message = messageFor(props)
+  const intro = "<p>Enter the email address of your account. If it has one, we will send a link to choose a new password.</p>"
+  const email = field({ id: "password-email", name: "email", label: "Email", type: "email", autocomplete: "email", required: true, value: props.email })
+  const form = `<form method="post" action="${escapeHtml(props.action)}">${hidden({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })}${email}${button("Send reset link")}</form>`
+  return ["Forgot your password?", `<h1>Forgot your password?</h1>${alertBox(message)}${intro}${form}${links([link(props.signInUrl, "Back to sign in")])}`]
+}
+
+function resetPage(props: PasswordPageProps): Rendered {
+  const message = messageFor(props)
+  // A link without its token or address cannot reset anything: say so, and offer a new one.
+  if (!props.token || !props.email) {
+    const text = message ?? errorMessage("InvalidToken")
+    return ["Reset your password", `<h1>Reset your password</h1>${alertBox(text)}${links([link(props.forgotUrl, "Request a new link"), link(props.signInUrl, "Back to sign in")])}`]
+  }
+  const policy = props.error === "PasswordPolicy"
+  // The account's address, read-only, with the username token: password managers store the new
+  // password under it instead of guessing.
+  const inputs =
+    field({ id: "password-email", name: "email", label: "Email", type: "email", autocomplete: "username", value: props.email, readonly: true }) +
+    field({ id: "password-new", name: "password", label: "New password", type: "password", autocomplete: "new-password", required: true, minLength: props.minLength, maxLength: props.maxLength, hint: lengthHint(props), invalid: policy, focus: true })
+  const form = `<form method="post" action="${escapeHtml(props.action)}">${hidden({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl, token: props.token })}${inputs}${button("Set new password")}</form>`
+  const expired = props.error === "InvalidToken" ? link(props.forgotUrl, "Request a new link") : undefined
+  return ["Reset your password", `<h1>Reset your password</h1>${alertBox(message)}${form}${links([expired, link(props.signInUrl, "Back to sign in")])}`]
+}
+
+const CHECK_EMAIL: Record<NonNullable<PasswordPageProps["kind"]>, (to: string) => string> = {
+  "verify-email": (to) => `We sent a link to ${to}. Open it to confirm your address and finish creating your account.`,
+  reset: (to) => `If an account uses ${to}, we sent it a link to choose a new password.`,
+  "change-email": (to) => `We sent a link to ${to}. Your email address changes when you open it; until then, the old one still works.`,
+}
+
+function checkEmailPage(props: PasswordPageProps): Rendered {
+  const kind = props.kind !== undefined && Object.hasOwn(CHECK_EMAIL, props.kind) ? props.kind : "verify-email"
+  const to = props.email ? escapeHtml(props.email) : kind === "change-email" ? "your new address" : "your email address"
+  const body = `<p>${CHECK_EMAIL[kind](to)}</p><p>The link can be used once, and expires. It may take a minute to arrive; check your spam folder too.</p>`
+  return ["Check your email", `<h1>Check your email</h1>${body}${links([link(props.signInUrl, "Back to sign in")])}`]
+}
+
+/**
+ * The sign-in page's email + password form, with the links to create an account and to reset a
+ * forgotten password. The address field takes the `username` token, as a sign-in form's should,
+ * so a password manager fills the pair it saved.
+ */
+export function passwordSignInForm(params: PasswordSignInFormParams): string {
+  const prefix = `${params.id}-signin`
+  // A refused sign-in never says which of the two was wrong: both fields are described by the error.
+  const refused = params.error === "CredentialsSignin"
+  const email = field({ id: `${prefix}-email`, name: "email", label: "Email", type: "email", autocomplete: "username", required: true, invalid: refused, focus: refused })
+  const password = field({ id: `${prefix}-password`, name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, invalid: refused })
+  const forgot = params.forgotUrl ? `<p class="hint"><a href="${escapeHtml(params.forgotUrl)}">Forgot your password?</a></p>` : ""
+  const signUp = links([params.signUpUrl ? `No account yet? ${link(params.signUpUrl, "Create one")}` : undefined])
+  return `<form method="post" action="${escapeHtml(params.action)}">${params.common}${email}${password}${forgot}${button("Sign in")}</form>${signUp}`
+}
+
+/** A page's title and content. */
+type Rendered = [title: string, content: string]
+
+const PAGES: Record<PasswordPageName, (props: PasswordPageProps) => Rendered> = {
+  "sign-up": signUpPage,
+  forgot: forgotPage,
+  reset: resetPage,
+  "check-email": checkEmailPage,
+}
+
+/** A password page's HTML. */
+export function passwordPage(name: PasswordPageName, props: PasswordPageProps, theme?: AuthTheme): string {
+  const [title, content] = PAGES[name](props)
+  return page(title, content, theme)
 }

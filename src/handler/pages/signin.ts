@@ -2,7 +2,8 @@
  * The default sign-in page: a "Sign in with <name>" button per OAuth/OIDC provider, drawn to the
  * provider's published button guidelines where it has them (brands.ts) and otherwise in its brand
  * colour, with its mark; an email form per email provider, a form built from `credentials` per
- * credentials provider, and the friendly text for `?error=`.
+ * credentials provider, the email + password form of a password provider (with its links to create
+ * an account and reset a password), and the friendly text for `?error=`.
  */
 import type { CredentialInput, ResolvedProvider } from "../../providers/types.js"
 import type { AuthTheme } from "../options.js"
@@ -10,6 +11,7 @@ import { errorMessage } from "../errors.js"
 import { brandButton, brandButtonFor } from "./brands.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 import { passkeySection } from "./passkey-section.js"
+import { ERROR_ID, passwordSignInForm } from "./password.js"
 
 /** What the sign-in page shows. */
 export interface SignInPageParams {
@@ -22,6 +24,22 @@ export interface SignInPageParams {
   logos?: Record<string, string | undefined>
   /** With a passkey provider and the ceremony: where the handler answers, and the script's URL. */
   passkey?: { baseUrl: string; script: string }
+  /** Where the handler answers (`<origin><basePath>`): the password form links to its sign-up and forgot pages. */
+  baseUrl?: string
+}
+
+/** A password provider's form, with the sign-up link when it allows sign-up. */
+function passwordForm(provider: Extract<ResolvedProvider, { type: "password" }>, common: string, params: SignInPageParams): string {
+  const base = params.baseUrl
+  const query = params.callbackUrl ? `?${new URLSearchParams({ callbackUrl: params.callbackUrl })}` : ""
+  return passwordSignInForm({
+    id: provider.id,
+    action: provider.callbackUrl,
+    common,
+    error: params.error,
+    forgotUrl: base === undefined ? undefined : `${base}/password/forgot${query}`,
+    signUpUrl: base === undefined || !provider.allowSignUp ? undefined : `${base}/password/sign-up${query}`,
+  })
 }
 
 function oauthButton(provider: ResolvedProvider & { type: "oauth" | "oidc" }, mark: string | undefined): string {
@@ -67,8 +85,10 @@ export function signInPage(params: SignInPageParams): string {
   const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common, params.logos?.[provider.id]))
   const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
   const passkeys = params.passkey ? params.providers.flatMap((provider) => (provider.type === "webauthn" ? [passkeySection(provider, params.passkey!.baseUrl, common)] : [])) : []
-  const sections = [oauth.join(""), ...passkeys, ...forms].filter((section) => section !== "")
+  const passwords = params.providers.flatMap((provider) => (provider.type === "password" ? [passwordForm(provider, common, params)] : []))
+  const sections = [oauth.join(""), ...passwords, ...passkeys, ...forms].filter((section) => section !== "")
   const message = params.error ? errorMessage(params.error) : undefined
-  const alert = message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : ""
+  // The id lets a refused password form's fields point at the text (aria-describedby).
+  const alert = message ? `<div class="alert" role="alert" id="${ERROR_ID}">${escapeHtml(message)}</div>` : ""
   return page("Sign in", `<h1>Sign in</h1>${alert}${sections.join('<div class="divider">or</div>')}`, params.theme, params.passkey?.script)
 }
