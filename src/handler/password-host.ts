@@ -11,7 +11,8 @@ import type { PasswordHost } from "../passwords/host.js"
 import { completeSignIn } from "./complete-sign-in.js"
 import type { RequestContext } from "./context.js"
 import { verifyCsrf } from "./csrf.js"
-import { passwordPage } from "./pages/password.js"
+import { errorMessage } from "./errors.js"
+import { page } from "./pages/layout.js"
 import { safeRedirect } from "./redirect.js"
 import { html, json, redirect } from "./response.js"
 import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
@@ -74,6 +75,7 @@ export function passwordHost(context: RequestContext): PasswordHost {
     json,
     redirect,
     asAnswer: (response) => answerFor(context, scripted, response),
-    page: (name, props, cookies = []) => html(passwordPage(name, props, context.theme), cookies),
+    page: (title, content, cookies = []) => html(page(title, content, context.theme), cookies),
+    errorMessage: (code) => (code ? errorMessage(code) : undefined),
   }
 }

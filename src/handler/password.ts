@@ -38,7 +38,8 @@ export function passwordSubRoute(context: Pick<RequestContext, "url" | "basePath
 export function passwordRoute(context: RequestContext, action: string, provider: ResolvedProvider | undefined, form?: URLSearchParams): Promise<Response> {
   const plugIn = context.passwords
   const passwordProvider = isPasswordProvider(provider) ? provider : context.providers.find(isPasswordProvider)
-  const route: PasswordRequest["route"] | undefined = action === "callback" || action === "signin" ? (form ? "sign-in" : undefined) : (passwordSubRoute(context) as PasswordRequest["route"] | undefined)
+  const route: PasswordRequest["route"] | undefined =
+    action === "verify-request" ? "check-email" : action === "callback" || action === "signin" ? (form ? "sign-in" : undefined) : (passwordSubRoute(context) as PasswordRequest["route"] | undefined)
   if (!plugIn || !passwordProvider || route === undefined) return Promise.resolve(json({ error: "NotFound" }, [], 404))
   return plugIn.handle(passwordHost(context), { route, provider: passwordProvider, form })
 }

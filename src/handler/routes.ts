@@ -21,7 +21,6 @@ import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
 import { isPasswordRoute, passwordRoute } from "./password.js"
-import { passwordPage } from "./pages/password.js"
 
 /** Routes that answer JSON, errors included: their callers are scripts, not pages. */
 export const JSON_ROUTES = new Set(["session", "csrf", "providers"])
@@ -64,18 +63,6 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   const answer = await context.sessions.update(context, () => submittedData(form))
   if (!answer) return json({ error: "InvalidData" }, [], 400)
   return json(answer.session, answer.cookies, 200, PRIVATE)
-}
-
-const CHECK_KINDS = new Set(["verify-email", "reset", "change-email"])
-
-/** "Check your email" after a password route mailed a link (`?provider=<password provider>&kind=`). */
-function checkEmailPage(context: RequestContext): string | undefined {
-  const query = context.url.searchParams
-  const provider = context.providers.find((candidate) => candidate.id === query.get("provider"))
-  if (provider?.type !== "password") return undefined
-  const kind = query.get("kind")
-  const props = { action: "", csrfToken: "", signInUrl: new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin).href }
-  return passwordPage("check-email", CHECK_KINDS.has(kind ?? "") ? { ...props, kind: kind as "reset" } : props, context.theme)
 }
 
 export async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
@@ -127,8 +114,12 @@ export async function get(context: RequestContext, action: string, provider: Res
     }
     case "error":
       return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme, await developmentHint(context.diagnostics.development, url.searchParams.get("error"))), [], 400)
-    case "verify-request":
-      return html(checkEmailPage(context) ?? verifyRequestPage(context.theme))
+    case "verify-request": {
+      // After a password route mailed a link, its own "check your email" (`?provider=<id>&kind=`).
+      const mailer = context.providers.find((candidate) => candidate.id === url.searchParams.get("provider"))
+      if (mailer?.type === "password") return passwordRoute(context, action, mailer)
+      return html(verifyRequestPage(context.theme))
+    }
     default:
       return json({ error: "NotFound" }, [], 404)
   }

@@ -33,7 +33,7 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   const error = url.searchParams.get("error") ?? undefined
   const logos = Object.fromEntries(await Promise.all(context.providers.map(async (provider) => [provider.id, await logoMarkup(provider)] as const)))
   const passkey = passkeyPage(context)
-  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.theme, logos, passkey, baseUrl: context.baseUrl }), cookies, 200, passkey?.script)
+  return html(signInPage({ providers: context.providers, csrfToken: token, callbackUrl, error, theme: context.theme, logos, passkey, baseUrl: context.baseUrl, passwordForm: context.passwords?.signInForm }), cookies, 200, passkey?.script)
 }
 
 /** The passkey section's needs, when a passkey provider and the ceremony are configured; else none, and the page has no script. */

@@ -7,6 +7,7 @@
 import { changeEmail, changePassword, confirmEmail } from "./account.js"
 import { refuse, routeUrl, type PolicyReason } from "./answers.js"
 import { routeContext, type RouteContext } from "./context.js"
+import { passwordPage } from "./pages.js"
 import type { PasswordHasher } from "./hasher.js"
 import type { PasswordHost, PasswordRequest } from "./host.js"
 import { forgotPassword, resetPassword, verifyEmail } from "./recovery.js"
@@ -45,14 +46,28 @@ async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset"): 
     forgotUrl: routeUrl(host, "password/forgot", back),
     signUpUrl: provider.allowSignUp ? routeUrl(host, "password/sign-up", back) : undefined,
   }
-  if (name === "sign-up") return host.page("sign-up", { ...common, fields: provider.signUpFields }, cookies)
-  if (name === "forgot") return host.page("forgot", { ...common, email: query.get("email") ?? undefined }, cookies)
-  return host.page("reset", { ...common, token: query.get("token") ?? undefined, email: query.get("email") ?? undefined }, cookies)
+  const props =
+    name === "sign-up"
+      ? { ...common, fields: provider.signUpFields }
+      : name === "forgot"
+        ? { ...common, email: query.get("email") ?? undefined }
+        : { ...common, token: query.get("token") ?? undefined, email: query.get("email") ?? undefined }
+  return host.page(...passwordPage(name, props, host.errorMessage), cookies)
+}
+
+const CHECK_KINDS = new Set<string>(["verify-email", "reset", "change-email"])
+
+/** "Check your email" after a route mailed a link (`verify-request?provider=<id>&kind=`): no form, nothing to sign. */
+function checkEmail({ host }: RouteContext): Response {
+  const kind = host.url.searchParams.get("kind") ?? ""
+  const props = { action: "", csrfToken: "", signInUrl: host.signInUrl, ...(CHECK_KINDS.has(kind) ? { kind: kind as "reset" } : {}) }
+  return host.page(...passwordPage("check-email", props, host.errorMessage))
 }
 
 async function get(route: RouteContext, name: PasswordRequest["route"]): Promise<Response> {
   if (name === "verify-email") return verifyEmail(route)
   if (name === "confirm-email") return confirmEmail(route)
+  if (name === "check-email") return checkEmail(route)
   if (name === "sign-up" && !route.provider.allowSignUp) return refuse(route.host, "SignUpDisabled", route.host.signInUrl)
   if (name === "sign-up" || name === "forgot" || name === "reset") return page(route, name)
   return route.host.json({ error: "NotFound" }, [], 404)

@@ -34,7 +34,7 @@ export type PasswordProvider = Extract<ResolvedProvider, { type: "password" }>
  * const mailed: PasswordRoute[] = ["verify-email", "confirm-email"]
  * ```
  */
-export type PasswordRoute = "sign-in" | "sign-up" | "verify-email" | "forgot" | "reset" | "change" | "change-email" | "confirm-email"
+export type PasswordRoute = "sign-in" | "sign-up" | "verify-email" | "forgot" | "reset" | "change" | "change-email" | "confirm-email" | "check-email"
 
 /**
  * One password request as the handler recognised it: which route, the app's password provider,
@@ -72,7 +72,8 @@ export interface PasswordSignIn {
 }
 
 /**
- * The pages the password routes serve (their HTML is the handler's).
+ * The pages the password routes serve (their HTML is written in `latchkey/passwords`, inside the
+ * handler's page shell).
  *
  * @example
  * ```ts
@@ -108,6 +109,28 @@ export interface PasswordPageInput {
   maxLength?: number
   /** With `error: "PasswordPolicy"`: why the password was refused. */
   reason?: "too_short" | "too_long" | "breached" | "invalid"
+}
+
+/**
+ * What the sign-in page's password form needs; the handler's sign-in page asks the plug-in for it.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordSignInFormParams } from "latchkey/passwords"
+ * const params: PasswordSignInFormParams = { id: "password", action: "https://app.example.com/auth/callback/password", common: "" }
+ * ```
+ */
+export interface PasswordSignInFormParams {
+  /** The provider's id: the fields' ids start with it. */
+  id: string
+  /** Where the form posts (`callback/<id>`). */
+  action: string
+  /** The hidden CSRF token and callback URL every form on the sign-in page carries. */
+  common: string
+  /** The sign-in page's `?error=` code. */
+  error?: string
+  signUpUrl?: string
+  forgotUrl?: string
 }
 
 /**
@@ -155,8 +178,10 @@ export interface PasswordHost {
   redirect(url: string, cookies?: string[]): Response
   /** An answer from a redirect the handler made (a finished sign-in): JSON for a script. */
   asAnswer(response: Response): Response
-  /** One of the password pages, with the app's theme. */
-  page(name: PasswordPage, props: PasswordPageInput, cookies?: string[]): Response
+  /** A page in the handler's shell (its look, light and dark, and the app's theme). */
+  page(title: string, content: string, cookies?: string[]): Response
+  /** The handler's wording for a client error code (as its error pages say it), or undefined. */
+  errorMessage(code: string | undefined): string | undefined
 }
 
 /**
@@ -173,4 +198,6 @@ export interface PasswordsPlugIn {
   readonly hasher: PasswordHasher
   /** Answers one password request. */
   handle(host: PasswordHost, request: PasswordRequest): Promise<Response>
+  /** The sign-in page's email + password form, with its forgot and sign-up links. */
+  signInForm(params: PasswordSignInFormParams): string
 }

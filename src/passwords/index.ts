@@ -15,6 +15,7 @@
  */
 import { loadKdf } from "#password-kdf"
 import { handlePasswordRequest } from "./handle.js"
+import { passwordSignInForm } from "./pages.js"
 import { passwordHasherOn, type PasswordHasher, type PasswordOptions, type PasswordVerification } from "./hasher.js"
 import type { PasswordsPlugIn } from "./host.js"
 
@@ -22,7 +23,7 @@ export { haveIBeenPwned, type PwnedPasswordsOptions } from "./breached.js"
 export type { PasswordHasher, PasswordOptions, PasswordVerification } from "./hasher.js"
 export type { LegacyVerifier } from "./legacy.js"
 export type { HashingOptions, PasswordAlgorithm } from "./parameters.js"
-export type { PasswordHost, PasswordPage, PasswordPageInput, PasswordProvider, PasswordRequest, PasswordRoute, PasswordSignIn, PasswordsPlugIn } from "./host.js"
+export type { PasswordHost, PasswordPage, PasswordPageInput, PasswordProvider, PasswordRequest, PasswordRoute, PasswordSignIn, PasswordSignInFormParams, PasswordsPlugIn } from "./host.js"
 export type { PasswordErrorCode, PolicyReason } from "./answers.js"
 export type { BreachedPasswordCheck, PasswordPolicy, PasswordPolicyOptions } from "./policy.js"
 
@@ -180,7 +181,7 @@ export async function passwordBackend(): Promise<"node" | "webcrypto"> {
  */
 export function passwordsWith(options: PasswordOptions): PasswordsPlugIn {
   const hasher = createPasswordHasher(options)
-  return { hasher, handle: (host, request) => handlePasswordRequest(hasher, host, request) }
+  return { hasher, handle: (host, request) => handlePasswordRequest(hasher, host, request), signInForm: passwordSignInForm }
 }
 
 /**
@@ -209,4 +210,5 @@ export const passwords: PasswordsPlugIn = {
     return hasherFor(undefined)
   },
   handle: (host, request) => handlePasswordRequest(hasherFor(undefined), host, request),
+  signInForm: passwordSignInForm,
 }

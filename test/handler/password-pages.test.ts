@@ -1,4 +1,4 @@
-// The password pages as HTML (src/handler/pages/password.ts): every visible input has a label and
+// The password pages as HTML (src/passwords/pages.ts): every visible input has a label and
 // the autocomplete token a password manager reads, a refused field is aria-invalid and described by
 // the error text, no page carries a script, and what the request brought (an address, a token, an
 // error code) is escaped. The same pages are drawn in Chromium, light and dark, by
@@ -6,12 +6,19 @@
 import { describe, expect, it } from "vitest"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { createAuth } from "../../src/handler/index.js"
-import { passwordPage, passwordSignInForm, type PasswordPageName, type PasswordPageProps } from "../../src/handler/pages/password.js"
+import { errorMessage } from "../../src/handler/errors.js"
+import type { AuthTheme } from "../../src/handler/options.js"
+import { page } from "../../src/handler/pages/layout.js"
+import type { PasswordPage as PasswordPageName, PasswordPageInput as PasswordPageProps } from "../../src/passwords/host.js"
+import { passwordPage as renderPage, passwordSignInForm } from "../../src/passwords/pages.js"
 import { passwordsWith } from "../../src/passwords/index.js"
 import GitHub from "../../src/providers/github.js"
 import Password, { type PasswordEmail, type PasswordUserConfig } from "../../src/providers/password.js"
 import { CHEAP } from "../passwords/support.js"
 import { SECRET } from "./support.js"
+
+/** A password page in the handler's shell, as the password host answers it. */
+const passwordPage = (name: PasswordPageName, props: PasswordPageProps, theme?: AuthTheme) => page(...renderPage(name, props, (code) => (code ? errorMessage(code) : undefined)), theme)
 
 const BASE: PasswordPageProps = { action: "/auth/password/sign-up", csrfToken: "csrf-123", signInUrl: "/auth/signin", forgotUrl: "/auth/password/forgot", signUpUrl: "/auth/password/sign-up" }
 

@@ -4,7 +4,7 @@
  * Light and dark come from `prefers-color-scheme` (or the theme's `colorScheme`); focus is always
  * visible; every colour pair meets WCAG AA contrast.
  */
-import { escapeHtml } from "../../providers/email/message.js"
+import { escapeHtml, hiddenInputs } from "../../lib/html.js"
 import type { AuthTheme } from "../options.js"
 
 export { escapeHtml }
@@ -70,9 +70,4 @@ export function button(label: string, color?: string, logo = ""): string {
 }
 
 /** Hidden form inputs. */
-export function hidden(fields: Record<string, string | undefined>): string {
-  return Object.entries(fields)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value!)}">`)
-    .join("")
-}
+export const hidden = hiddenInputs

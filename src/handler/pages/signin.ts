@@ -11,7 +11,7 @@ import { errorMessage } from "../errors.js"
 import { brandButton, brandButtonFor } from "./brands.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
 import { passkeySection } from "./passkey-section.js"
-import { ERROR_ID, passwordSignInForm } from "./password.js"
+import type { PasswordSignInFormParams } from "../../passwords/host.js"
 
 /** What the sign-in page shows. */
 export interface SignInPageParams {
@@ -26,13 +26,15 @@ export interface SignInPageParams {
   passkey?: { baseUrl: string; script: string }
   /** Where the handler answers (`<origin><basePath>`): the password form links to its sign-up and forgot pages. */
   baseUrl?: string
+  /** With the `passwords` plug-in: its email + password form (its markup lives in `latchkey/passwords`). */
+  passwordForm?: (params: PasswordSignInFormParams) => string
 }
 
 /** A password provider's form, with the sign-up link when it allows sign-up. */
 function passwordForm(provider: Extract<ResolvedProvider, { type: "password" }>, common: string, params: SignInPageParams): string {
   const base = params.baseUrl
   const query = params.callbackUrl ? `?${new URLSearchParams({ callbackUrl: params.callbackUrl })}` : ""
-  return passwordSignInForm({
+  return params.passwordForm!({
     id: provider.id,
     action: provider.callbackUrl,
     common,
@@ -79,16 +81,19 @@ function providerForm(provider: ResolvedProvider, common: string, logo?: string)
   return ""
 }
 
+/** The id of a page's error text, which the password form's refused fields point at (aria-describedby). */
+const FORM_ERROR_ID = "form-error"
+
 /** The sign-in page's HTML. */
 export function signInPage(params: SignInPageParams): string {
   const common = hidden({ csrfToken: params.csrfToken, callbackUrl: params.callbackUrl })
   const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common, params.logos?.[provider.id]))
   const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
   const passkeys = params.passkey ? params.providers.flatMap((provider) => (provider.type === "webauthn" ? [passkeySection(provider, params.passkey!.baseUrl, common)] : [])) : []
-  const passwords = params.providers.flatMap((provider) => (provider.type === "password" ? [passwordForm(provider, common, params)] : []))
+  const passwords = params.passwordForm ? params.providers.flatMap((provider) => (provider.type === "password" ? [passwordForm(provider, common, params)] : [])) : []
   const sections = [oauth.join(""), ...passwords, ...passkeys, ...forms].filter((section) => section !== "")
   const message = params.error ? errorMessage(params.error) : undefined
   // The id lets a refused password form's fields point at the text (aria-describedby).
-  const alert = message ? `<div class="alert" role="alert" id="${ERROR_ID}">${escapeHtml(message)}</div>` : ""
+  const alert = message ? `<div class="alert" role="alert" id="${FORM_ERROR_ID}">${escapeHtml(message)}</div>` : ""
   return page("Sign in", `<h1>Sign in</h1>${alert}${sections.join('<div class="divider">or</div>')}`, params.theme, params.passkey?.script)
 }

@@ -2,14 +2,10 @@
  * The verification email every built-in email provider sends: a subject, a plain-text body, and an
  * accessible HTML body with one button. Written once; providers differ only in how they deliver it.
  */
+import { escapeHtml } from "../../lib/html.js"
 import type { VerificationRequestParams } from "./types.js"
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!)
-}
+export { escapeHtml }
 
 /**
  * The subject, text and HTML of a sign-in email.

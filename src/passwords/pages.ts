@@ -4,57 +4,20 @@
  * no script: every input has a label and the autocomplete token password managers read
  * (`email`, `new-password`, `current-password`), a refused field is `aria-invalid` and described
  * by the error text (which takes focus), and the length rule is said before the field is filled.
- * Light and dark come from the shared shell (layout.ts).
+ * They live in `latchkey/passwords`, so an app without passwords bundles none of them; the handler
+ * lends the page shell (light and dark, the theme) and the wording of its error codes.
  */
-import type { AuthTheme } from "../options.js"
-import { errorMessage } from "../errors.js"
-import { button, escapeHtml, hidden, page } from "./layout.js"
+import { escapeHtml, hiddenInputs as hidden } from "../lib/html.js"
+import type { PolicyReason } from "./answers.js"
+import type { PasswordPage as PasswordPageName, PasswordPageInput as PasswordPageProps, PasswordSignInFormParams } from "./host.js"
 
-/** The password pages the handler serves. */
-export type PasswordPageName = "sign-up" | "forgot" | "reset" | "check-email"
+/** The text the handler shows for a client error code (its error pages' wording), or undefined. */
+export type ErrorText = (code: string | undefined) => string | undefined
 
-/** Why a new password was refused (`PasswordPolicy`'s `reason`). */
-export type PolicyReason = "too_short" | "too_long" | "breached" | "invalid"
+/** The submit button, in the brand colour of the handler's page shell. */
+const button = (label: string) => `<button type="submit" style="background:var(--brand);color:var(--brand-text)"><span>${escapeHtml(label)}</span></button>`
 
-/** What a password page shows. */
-export interface PasswordPageProps {
-  /** Where the form posts. */
-  action: string
-  csrfToken: string
-  callbackUrl?: string
-  /** A client error code from `?error=`. */
-  error?: string
-  /** The address to fill in (sign-up, forgot), the account's address (reset), or where a link went (check-email). */
-  email?: string
-  /** The reset link's token (reset). */
-  token?: string
-  /** Which mail was sent (check-email). */
-  kind?: "verify-email" | "reset" | "change-email"
-  /** The app's own sign-up fields, after email and password. A field named `name` replaces the default name field. */
-  fields?: { name: string; label: string; type?: string; required?: boolean }[]
-  signInUrl: string
-  forgotUrl?: string
-  signUpUrl?: string
-  /** The policy's length bounds, so the page can say them and the browser check them; unsaid when absent. */
-  minLength?: number
-  maxLength?: number
-  /** With `error: "PasswordPolicy"`: why the password was refused. */
-  reason?: PolicyReason
-}
 
-/** What the sign-in page's password form needs. */
-export interface PasswordSignInFormParams {
-  /** The provider's id: the fields' ids start with it. */
-  id: string
-  /** Where the form posts (`callback/<id>`). */
-  action: string
-  /** The hidden CSRF token and callback URL every form on the sign-in page carries. */
-  common: string
-  /** The sign-in page's `?error=` code. */
-  error?: string
-  signUpUrl?: string
-  forgotUrl?: string
-}
 
 const REASONS: Record<PolicyReason, string> = {
   too_short: "This password is too short.",
@@ -76,7 +39,7 @@ function alertBox(message: string | undefined): string {
 }
 
 /** The text for a code, with the policy's reason and the length it broke when known. */
-function messageFor(props: Pick<PasswordPageProps, "error" | "reason" | "minLength" | "maxLength">): string | undefined {
+function messageFor(props: Pick<PasswordPageProps, "error" | "reason" | "minLength" | "maxLength">, errorMessage: ErrorText): string | undefined {
   if (!props.error) return undefined
   if (props.error !== "PasswordPolicy" || props.reason === undefined || !Object.hasOwn(REASONS, props.reason)) return errorMessage(props.error)
   const bound = props.reason === "too_short" && props.minLength ? ` Use at least ${props.minLength} characters.` : props.reason === "too_long" && props.maxLength ? ` Use at most ${props.maxLength} characters.` : ""
@@ -137,8 +100,8 @@ function link(href: string | undefined, label: string): string | undefined {
   return href === undefined ? undefined : `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`
 }
 
-function signUpPage(props: PasswordPageProps): Rendered {
-  const message = messageFor(props)
+function signUpPage(props: PasswordPageProps, errorMessage: ErrorText): Rendered {
+  const message = messageFor(props, errorMessage)
   const policy = props.error === "PasswordPolicy"
   const appFields = props.fields ?? []
   const nameField = appFields.find((candidate) => candidate.name === "name") ?? { name: "name", label: "Name (optional)", required: false }
@@ -154,16 +117,16 @@ function signUpPage(props: PasswordPageProps): Rendered {
   return ["Create an account", `<h1>Create an account</h1>${alertBox(message)}${form}${after}`]
 }
 
-function forgotPage(props: PasswordPageProps): Rendered {
-  const message = messageFor(props)
+function forgotPage(props: PasswordPageProps, errorMessage: ErrorText): Rendered {
+  const message = messageFor(props, errorMessage)
   const intro = "<p>Enter the email address of your account. If it has one, we will send a link to choose a new password.</p>"
   const email = field({ id: "password-email", name: "email", label: "Email", type: "email", autocomplete: "email", required: true, value: props.email })
   const form = `<form method="post" action="${escapeHtml(props.action)}">${hidden({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })}${email}${button("Send reset link")}</form>`
   return ["Forgot your password?", `<h1>Forgot your password?</h1>${alertBox(message)}${intro}${form}${links([link(props.signInUrl, "Back to sign in")])}`]
 }
 
-function resetPage(props: PasswordPageProps): Rendered {
-  const message = messageFor(props)
+function resetPage(props: PasswordPageProps, errorMessage: ErrorText): Rendered {
+  const message = messageFor(props, errorMessage)
   // A link without its token or address cannot reset anything: say so, and offer a new one.
   if (!props.token || !props.email) {
     const text = message ?? errorMessage("InvalidToken")
@@ -210,17 +173,16 @@ export function passwordSignInForm(params: PasswordSignInFormParams): string {
 }
 
 /** A page's title and content. */
-type Rendered = [title: string, content: string]
+export type Rendered = [title: string, content: string]
 
-const PAGES: Record<PasswordPageName, (props: PasswordPageProps) => Rendered> = {
+const PAGES: Record<PasswordPageName, (props: PasswordPageProps, errorMessage: ErrorText) => Rendered> = {
   "sign-up": signUpPage,
   forgot: forgotPage,
   reset: resetPage,
   "check-email": checkEmailPage,
 }
 
-/** A password page's HTML. */
-export function passwordPage(name: PasswordPageName, props: PasswordPageProps, theme?: AuthTheme): string {
-  const [title, content] = PAGES[name](props)
-  return page(title, content, theme)
+/** A password page's title and content, for the handler's page shell. */
+export function passwordPage(name: PasswordPageName, props: PasswordPageProps, errorMessage: ErrorText): Rendered {
+  return PAGES[name](props, errorMessage)
 }
