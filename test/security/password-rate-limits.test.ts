@@ -88,7 +88,7 @@ for (const strategy of STRATEGIES) {
 
     it("path spellings (//, %2F, a trailing slash, an encoded letter) are counted as the route or reach nothing", async () => {
       const spellings = (path: string) => {
-        const [, base, rest] = /^(\/auth\/[^/]+)\/(.+)$/.exec(path)!
+        const [, base = "", rest = ""] = /^(\/auth\/[^/]+)\/(.+)$/.exec(path)!
         return [path, `${base}//${rest}`, `${base}%2F${rest}`, `${base}%2f${rest}`, `${path}/`, `${base}/%${rest.charCodeAt(0).toString(16)}${rest.slice(1)}`, `/auth/${base.slice(6)}/./${rest}`, `/auth//${base.slice(6)}/${rest}`]
       }
       for (const name of ["sign-in", "forgot", "change"]) {
