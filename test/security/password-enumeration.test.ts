@@ -74,6 +74,25 @@ for (const strategy of STRATEGIES) {
       expect(await json(answer)).toEqual({ error: "CredentialsSignin" })
     })
 
+    it("sign-in: an unverified address with a wrong password answers as an unknown one (EmailNotVerified only after the right one)", async () => {
+      const pending = "pending@example.com"
+      await app.browser().post("/auth/password/sign-up", { email: pending, password: PW.bob })
+      const wrong = await measured(() => routes["sign-in"](pending))
+      const stranger = await measured(() => routes["sign-in"]("stranger@example.com"))
+      expect(await shape(wrong.response)).toEqual(await shape(stranger.response))
+      expect(wrong.derivations).toBe(stranger.derivations)
+      const right = await app.browser().post("/auth/callback/password", { email: pending, password: PW.bob })
+      expect(await json(right)).toMatchObject({ error: "EmailNotVerified" })
+    })
+
+    it("sign-in: an OAuth user with no password answers as an unknown address, after the same work", async () => {
+      await app.adapter.createUser!({ id: crypto.randomUUID(), email: "oauth-only@example.com", emailVerified: new Date() })
+      const oauthOnly = await measured(() => routes["sign-in"]("oauth-only@example.com"))
+      const stranger = await measured(() => routes["sign-in"]("stranger2@example.com"))
+      expect(await shape(oauthOnly.response)).toEqual(await shape(stranger.response))
+      expect(oauthOnly.derivations).toBe(stranger.derivations)
+    })
+
     it("sign-up of a taken address mails its owner a notice, not a link, and changes nothing of the account", async () => {
       const before = app.mailbox.length
       const answer = await app.browser().post("/auth/password/sign-up", { email: KNOWN, password: PW.eve, name: "Eve" })
