@@ -126,7 +126,7 @@ for (const strategy of STRATEGIES) {
         }
         lines.push(`${route}: known ${median(times.known).toFixed(1)} ms, unknown ${median(times.unknown).toFixed(1)} ms (medians of ${SAMPLES})`)
       }
-      console.log(`[password enumeration timing, ${strategy}] ${lines.join("; ")}`)
+      console.log(`[password enumeration timing, ${strategy}, test scrypt cost] ${lines.join("; ")}`)
       expect(lines).toHaveLength(3)
     }, 120_000)
   })

@@ -110,32 +110,35 @@ for (const strategy of STRATEGIES) {
       expect(app.mailbox.slice(mails).map((mail) => mail.to)).toEqual(["maria@example.com"])
     })
 
-    for (const [kind, spelling] of [
-      ["a Cyrillic а in the domain", "victim@exаmple.com"],
-      ["a +tag", "victim+tag@example.com"],
-      ["a dot in the local part", "vic.tim@example.com"],
+    for (const [kind, lookAlike] of [
+      ["a Cyrillic а in the domain", (n: number) => `victim${n}@exаmple.com`],
+      ["a +tag", (n: number) => `victim${n}+tag@example.com`],
+      ["a dot in the local part", (n: number) => `vic.tim${n}@example.com`],
     ] as const) {
       it(`${kind}: another address, whose sign-up and reset never touch the victim's account`, async () => {
-        const victimBrowser = await account(app, "victim@example.com", PW.ada)
-        const victimId = await userIdOf(app, "victim@example.com")
+        const n = ++userCount
+        const victim = `victim${n}@example.com`
+        const spelling = lookAlike(n)
+        const victimBrowser = await account(app, victim, PW.ada)
+        const victimId = await userIdOf(app, victim)
         const mails = app.mailbox.length
         // The attacker owns the look-alike's mailbox: every mail it triggers lands there.
         const attacker = await account(app, spelling, PW.eve).catch(() => undefined)
-        for (const mail of app.mailbox.slice(mails)) expect(mail.to).not.toBe("victim@example.com")
+        for (const mail of app.mailbox.slice(mails)) expect(mail.to).not.toBe(victim)
         if (attacker) expect(await userIdOf(app, spelling)).not.toBe(victimId)
         const forgot = app.mailbox.length
         await app.browser().post("/auth/password/forgot", { email: spelling })
         for (const mail of app.mailbox.slice(forgot)) {
-          expect(mail.to).not.toBe("victim@example.com")
+          expect(mail.to).not.toBe(victim)
           const link = linksIn(mail).find((url) => url.pathname.endsWith("/password/reset"))
           if (link) {
             await reset(app.browser(), link, "the attacker's chosen passphrase")
-            await reset(app.browser(), link, "the attacker's chosen passphrase", { email: "victim@example.com" })
+            await reset(app.browser(), link, "the attacker's chosen passphrase", { email: victim })
           }
         }
-        expect(await opens(app, "victim@example.com", "the attacker's chosen passphrase")).toBe(false)
-        expect(await opens(app, "victim@example.com", PW.ada)).toBe(true)
-        expect((await victimBrowser.session())?.user?.email).toBe("victim@example.com")
+        expect(await opens(app, victim, "the attacker's chosen passphrase")).toBe(false)
+        expect(await opens(app, victim, PW.ada)).toBe(true)
+        expect((await victimBrowser.session())?.user?.email).toBe(victim)
       })
     }
 

@@ -65,7 +65,7 @@ for (const { entry, reason } of await storesHere()) {
         const ada = fresh("ada")
         const laptop = await account(app, ada, PW.ada)
         const user = await store.adapter.getUserByEmail!(ada)
-        await app.auth.revokeSessions(user!.id)
+        await app.auth.revokeSessions(String(user!.id))
         await expectRefused(await laptop.post("/auth/password/change", { currentPassword: PW.ada, newPassword: PW.fresh }), "SessionRequired")
         await expectRefused(await laptop.post("/auth/password/change-email", { newEmail: fresh("moved"), password: PW.ada }), "SessionRequired")
         expect((await signIn(app, ada, PW.fresh)).response.status).not.toBe(200)
