@@ -2,13 +2,13 @@
 // verified one"): the attacker signs up with the victim's address and a password of their own,
 // never verifies it (they cannot read the victim's mail), and waits. The victim later signs in
 // with a real OpenID provider that vouches for the address. Whatever the app's linking settings,
-// the attacker's password must not open the account the victim then uses, and the victim's
-// session must not be the attacker's half-made user.
+// the attacker's password must not open the account the victim then uses, even after the victim
+// follows the "verify your email" link the attacker's sign-up put in their inbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
-import { ORIGIN, passwordApp, PW, signIn, STRATEGIES } from "./password-support.js"
+import { linksIn, ORIGIN, passwordApp, pathOf, PW, signIn, STRATEGIES } from "./password-support.js"
 
 const VICTIM = { sub: "victim-sub", email: "victim@example.com", name: "Victim" }
 let idp: OidcServer
@@ -57,11 +57,17 @@ for (const strategy of STRATEGIES) {
         await victim.open(`${ORIGIN}/auth/signin/corp`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() })
         const { response: sessionAnswer } = await victim.open(`${ORIGIN}/auth/session`)
         const session = (await sessionAnswer.json()) as { user?: { email?: string } } | null
+        // The victim, now using the app, follows the "verify your email" link that sits in their inbox.
+        for (const mail of app.mailbox.filter((mail) => mail.to === VICTIM.email)) for (const link of linksIn(mail)) await app.browser().open(pathOf(link))
         // The victim may be refused (OAuthAccountNotLinked) or signed in; either way the attacker is out.
         const { response } = await signIn(app, VICTIM.email, PW.eve)
-        expect({ victimSignedIn: session?.user?.email === VICTIM.email, attackerSignedIn: response.status === 200 }).toMatchObject({ attackerSignedIn: false })
-        const user = await app.adapter.getUserByEmail!(VICTIM.email)
-        if (user && session?.user?.email === VICTIM.email) expect(await app.adapter.getUserPassword!(user.id)).toBeFalsy()
+        // With default linking the victim is refused (OAuthAccountNotLinked), and the attacker holds an
+        // account with no trace of the victim's; what must never happen is the victim's identity in it.
+        const victimsUser = await app.adapter.getUserByAccount!({ provider: "corp", providerAccountId: VICTIM.sub })
+        const attackerIn = response.status === 200
+        expect({ victimSignedIn: session?.user?.email === VICTIM.email, attackerInTheVictimsAccount: attackerIn && victimsUser !== null }).toMatchObject({ attackerInTheVictimsAccount: false })
+        // The account the victim uses holds no password the attacker chose.
+        if (victimsUser) expect(await app.adapter.getUserPassword!(victimsUser.id)).toBeFalsy()
       })
     }
   })
