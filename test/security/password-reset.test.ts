@@ -43,6 +43,18 @@ for (const { entry, reason } of await storesHere()) {
         await store?.teardown()
       })
 
+      it("one user's pending link blocks no one else's (Auth.js schemas keep verification tokens UNIQUE by token alone)", async () => {
+        // The attacker leaves a link of their own pending; then others sign up and ask for resets.
+        const attacker = fresh("eve")
+        expect((await app.browser().post("/auth/password/sign-up", { email: attacker, password: PW.eve })).status).toBe(200)
+        const [ada, bob] = [fresh("ada"), fresh("bob")]
+        await account(app, ada, PW.ada)
+        await account(app, bob, PW.bob)
+        await resetLink(app, ada)
+        await resetLink(app, bob)
+        expect(app.logged).toEqual([])
+      })
+
       it("the genuine link works once: a replay is InvalidToken and sets nothing", async () => {
         const ada = fresh("ada")
         await account(app, ada, PW.ada)
