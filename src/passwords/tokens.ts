@@ -24,12 +24,20 @@ const identifierOf = (kind: TokenKind, userId: string, email: string) => `latchk
 const latestOf = (kind: TokenKind, userId: string) => ({ identifier: `latchkey-password-latest:${kind}:${userId}`, token: "latest" })
 const storedOf = (kind: TokenKind, token: string, secret: string) => sha256Hex(`${kind}:${token}:${secret}`)
 
+/** Characters no user id holds. */
+const CONTROL = /[\u0000-\u001f\u007f]/
+/** The longest user-id part a token may have: 256 bytes of id, base64url-encoded. */
+const MAX_USER_PART = 342
+
 /** The user id a token carries, or undefined for a token that is not one of ours. */
 function userIdOf(token: string): string | undefined {
   const [random, user, ...rest] = token.split(".")
-  if (rest.length > 0 || random?.length !== 43 || !user) return undefined
+  if (rest.length > 0 || random?.length !== 43 || !user || user.length > MAX_USER_PART) return undefined
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64url(user))
+    const userId = new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64url(user))
+    // A link's id reaches the adapter's queries: one with a NUL or another control character is no id
+    // latchkey wrote, and PostgreSQL answers a NUL in text with an error (a 500 for a forged link).
+    return CONTROL.test(userId) ? undefined : userId
   } catch {
     return undefined
   }
