@@ -21,7 +21,15 @@ export type TokenKind = "verify-email" | "reset" | "change-email"
 type TokenAdapter = AdapterWith<"createVerificationToken" | "useVerificationToken">
 
 const identifierOf = (kind: TokenKind, userId: string, email: string) => `latchkey-password:${kind}:${userId}:${email}`
-const latestOf = (kind: TokenKind, userId: string) => ({ identifier: `latchkey-password-latest:${kind}:${userId}`, token: "latest" })
+/**
+ * The "latest" row of a user and kind. Its token is a digest of the identifier, not a constant:
+ * Auth.js's Prisma and MySQL schemas keep `token` UNIQUE on its own, so one shared value would let
+ * one pending link in the whole table refuse every other user's.
+ */
+async function latestOf(kind: TokenKind, userId: string): Promise<{ identifier: string; token: string }> {
+  const identifier = `latchkey-password-latest:${kind}:${userId}`
+  return { identifier, token: await sha256Hex(identifier) }
+}
 const storedOf = (kind: TokenKind, token: string, secret: string) => sha256Hex(`${kind}:${token}:${secret}`)
 
 /** Characters no user id holds. */
@@ -51,11 +59,11 @@ const timeOf = (expires: Date | string) => new Date(expires).getTime()
  */
 export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number): Promise<string> {
   const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}`
-  const previous = await adapter.useVerificationToken(latestOf(kind, userId))
+  const previous = await adapter.useVerificationToken(await latestOf(kind, userId))
   let expires = Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000
   if (previous && timeOf(previous.expires) >= expires) expires = timeOf(previous.expires) + 1000
   await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
-  await adapter.createVerificationToken({ ...latestOf(kind, userId), expires: new Date(expires) })
+  await adapter.createVerificationToken({ ...(await latestOf(kind, userId)), expires: new Date(expires) })
   return token
 }
 
@@ -72,7 +80,7 @@ export async function useToken(adapter: TokenAdapter, secrets: readonly string[]
     if (stored) break
   }
   if (!stored) return undefined
-  const latest = await adapter.useVerificationToken(latestOf(kind, userId))
+  const latest = await adapter.useVerificationToken(await latestOf(kind, userId))
   const newest = latest !== null && timeOf(latest.expires) === timeOf(stored.expires)
   // An older link: the newer one must keep working.
   if (latest && !newest) await adapter.createVerificationToken(latest)
