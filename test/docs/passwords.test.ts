@@ -13,7 +13,11 @@ import { PasswordKdfUnavailableError } from "../../src/errors.js"
 import * as passwordsModule from "../../src/passwords/index.js"
 import { webcryptoKdf } from "../../src/passwords/kdf/webcrypto.js"
 import { hasherOn, rejection } from "../passwords/support.js"
-import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
+import PostgresAdapter from "@auth/pg-adapter"
+import * as root from "../../src/index.js"
+import * as adaptersModule from "../../src/adapters/index.js"
+import * as passwordProvider from "../../src/providers/password.js"
+import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "passwords.md"
 const SIGN_IN = snippet(PAGE, "ts", "verifyDummyPassword(password)")
@@ -22,19 +26,24 @@ const PBKDF2_EVERYWHERE = snippet(PAGE, "ts", 'algorithm: "pbkdf2-sha256"')
 const LEGACY = snippet(PAGE, "ts", "legacy: [bcryptHashes, argon2Hashes]")
 const BREACHED = snippet(PAGE, "ts", "haveIBeenPwned({")
 const WRANGLER = snippet(PAGE, "toml", "nodejs_compat")
+const ACCOUNTS = snippet(PAGE, "ts", 'signUpFields: [{ name: "company"')
+const MIGRATION = snippet(PAGE, "sql", "ADD COLUMN password")
+const PG_METHODS = snippet(PAGE, "ts", "getUserPassword:")
 const FORMAT = snippetsOf(PAGE).find((block) => block.lang === "" && block.code.includes("$scrypt$ln=<log2 N>"))!
 const PASSWORD = "correct horse battery staple"
 const modules = { "latchkey/passwords": passwordsModule, bcryptjs: { default: bcrypt }, "@node-rs/argon2": argon2 }
 
 describe("docs/passwords.md", () => {
   it("has no ts or toml block that this file does not exercise", () => {
-    const claimed = [SIGN_IN, FIRST_LINE, PBKDF2_EVERYWHERE, LEGACY, BREACHED, WRANGLER].map((block) => block.line)
+    const claimed = [ACCOUNTS, MIGRATION, PG_METHODS, SIGN_IN, FIRST_LINE, PBKDF2_EVERYWHERE, LEGACY, BREACHED, WRANGLER].map((block) => block.line)
     const blocks = snippetsOf(PAGE).filter((block) => block.lang !== "")
     expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
   })
 
   it("every ts block compiles as an app writes it", () => {
     const diagnostics = typecheck({
+      "passwords-accounts.ts": `declare const mailer: { send(mail: { to: string; subject: string; text: string; html: string }): Promise<void> }\n${ACCOUNTS.code}\n`,
+      "passwords-pg-methods.ts": `declare const pool: import("pg").Pool\n${PG_METHODS.code}\n`,
       "passwords-sign-in.ts": `declare const db: { findUserByEmail(email: string): Promise<{ id: string; passwordHash: string } | null>; setPasswordHash(id: string, hash: string): Promise<void> }\n${SIGN_IN.code}\n`,
       "passwords-first-line.ts": `${FIRST_LINE.code}\n`,
       "passwords-pbkdf2.ts": `${PBKDF2_EVERYWHERE.code}\n`,
@@ -110,4 +119,58 @@ describe("docs/passwords.md", () => {
     expect(error).toBeInstanceOf(PasswordKdfUnavailableError)
     expect(error.fix).toContain('"nodejs_compat" to compatibility_flags')
   }, 30_000)
+
+  it("the accounts block: signs up with the app's field, mails the link, verifies, and signs in", async () => {
+    const sent: { to: string; text: string }[] = []
+    const mailer = { send: async (mail: { to: string; text: string }) => void sent.push(mail) }
+    const previous = { secret: process.env.AUTH_SECRET, url: process.env.AUTH_URL }
+    process.env.AUTH_SECRET = "docs-passwords-accounts-secret-0123456789"
+    process.env.AUTH_URL = "https://app.example.com/auth"
+    try {
+      const app = await runSnippet(ACCOUNTS.code, { latchkey: root, "latchkey/adapters": adaptersModule, "latchkey/providers/password": passwordProvider, "latchkey/passwords": passwordsModule }, { mailer })
+      let cookie = ""
+      const call = async (path: string, init: RequestInit = {}) => {
+        const response: Response = await app.handler(new Request(`https://app.example.com${path}`, { ...init, headers: { ...(init.headers as object), cookie } }))
+        const set = response.headers.getSetCookie().map((line) => line.split(";")[0]!)
+        if (set.length > 0) cookie = [...cookie.split("; ").filter((pair) => pair && !set.some((line) => line.split("=")[0] === pair.split("=")[0])), ...set].join("; ")
+        return response
+      }
+      const form = async (path: string, fields: Record<string, string>) => {
+        const { csrfToken } = (await (await call("/auth/csrf")).json()) as { csrfToken: string }
+        return call(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken, ...fields }).toString() })
+      }
+      const signUp = await form("/auth/password/sign-up", { email: "ada@example.com", password: PASSWORD, name: "Ada", company: "Analytical Engines" })
+      expect(signUp.headers.get("location")).toBe("https://app.example.com/auth/verify-request?provider=password&kind=verify-email")
+      const link = new URL(/https:\S+/.exec(sent[0]!.text)![0])
+      expect(sent[0]!.to).toBe("ada@example.com")
+      await call(`${link.pathname}${link.search}`)
+      const session = (await (await call("/auth/session")).json()) as { user: { email: string; name: string } }
+      expect(session.user).toMatchObject({ email: "ada@example.com", name: "Ada" })
+      const signIn = await form("/auth/callback/password", { email: "ada@example.com", password: PASSWORD })
+      expect(signIn.headers.get("location")).toBe("https://app.example.com/")
+    } finally {
+      process.env.AUTH_SECRET = previous.secret
+      process.env.AUTH_URL = previous.url
+      if (previous.secret === undefined) delete process.env.AUTH_SECRET
+      if (previous.url === undefined) delete process.env.AUTH_URL
+    }
+  }, 60_000)
+
+  it("the migration and the pg-adapter methods store and read a hash on real PostgreSQL", async () => {
+    const reason = await postgresSkipReason()
+    if (reason !== undefined) return console.warn(`[docs/passwords.md] the PostgreSQL block is skipped: ${reason}`)
+    const { pool, drop } = await postgresSchema("pg.sql")
+    try {
+      await pool.query(MIGRATION.code)
+      const { adapter } = await runSnippet(PG_METHODS.code, { "@auth/pg-adapter": { default: PostgresAdapter } }, { pool })
+      const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null })
+      expect(await adapter.getUserPassword(user.id)).toBeNull()
+      await adapter.setUserPassword(user.id, "$scrypt$stored")
+      expect(await adapter.getUserPassword(user.id)).toBe("$scrypt$stored")
+      // pg-adapter's select * carries the column: createAuth hides it (test/passwords/flows-postgres.test.ts).
+      expect((await adapter.getUser(user.id)).password).toBe("$scrypt$stored")
+    } finally {
+      await drop()
+    }
+  }, 60_000)
 })

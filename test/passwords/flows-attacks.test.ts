@@ -164,13 +164,13 @@ describe.each(["jwt", "database"] as const)("password attacks with %s sessions",
     // An adapter that reads users with `select *`, as @auth/pg-adapter does.
     const base = memoryAdapter()
     const hashes = new Map<string, string>()
-    const withColumn = (user: AdapterUser | null) => (user ? { ...user, password: hashes.get(user.id) ?? null } : null)
+    const withColumn = (user: AdapterUser | null | undefined) => (user ? { ...user, password: hashes.get(user.id) ?? null } : null)
     const adapter = {
       ...base,
-      getUser: (id: string) => withColumn(base.getUser(id)),
-      getUserByEmail: (email: string) => withColumn(base.getUserByEmail(email)),
-      getSessionAndUser: (token: string) => {
-        const found = base.getSessionAndUser(token)
+      getUser: async (id: string) => withColumn(await base.getUser(id)),
+      getUserByEmail: async (email: string) => withColumn(await base.getUserByEmail(email)),
+      getSessionAndUser: async (token: string) => {
+        const found = await base.getSessionAndUser(token)
         return found ? { ...found, user: withColumn(found.user)! } : null
       },
       updateUser: async (user: Partial<AdapterUser> & { id: string }) => withColumn(await base.updateUser(user))!,
