@@ -184,7 +184,7 @@ export async function revokeVersions(settings: SessionSettings, store: SessionVe
   // Under the string a token's `sub` holds, whatever type the adapter's ids are (numbers from SERIAL ids).
   await store.bump(String(userId), settings.sessionMaxAge + VERSION_MARGIN)
   if (store.perInstance && !settings.diagnostics.development) {
-    settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "sessions were revoked on this instance only: share session versions with redisSessionVersions (latchkey/redis)")
+    settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "this revocation reached this instance's session versions only (other instances still read the user's JWTs and cache copies): share them with redisSessionVersions (latchkey/redis)")
   }
 }
 

@@ -25,7 +25,18 @@ local ttl = math.max(redis.call("TTL", KEYS[1]), tonumber(ARGV[2]))
 redis.call("SET", KEYS[1], string.format("%d", version), "EX", ttl)
 return string.format("%d", version)`
 
-/** What the Redis session version store takes. */
+/**
+ * What {@link redisSessionVersions} takes.
+ *
+ * Exported from `latchkey/redis`.
+ *
+ * @example
+ * ```ts
+ * import type { RedisSessionVersionsOptions } from "latchkey/redis"
+ * // Ask Redis on every read (no local copy): a revocation reaches every instance at its next read.
+ * const immediate: RedisSessionVersionsOptions = { prefix: "myapp:sv:", cacheMs: 0 }
+ * ```
+ */
 export interface RedisSessionVersionsOptions {
   /** Put before every key. Default `latchkey:sv:`. */
   prefix?: string
