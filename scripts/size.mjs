@@ -37,9 +37,11 @@ const ENTRIES = [
   { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.7 * KB }, // issues 26 and 29: account linking's own interface, discovery errors that name the URL and cause, "did you mean" for provider fields: 28.1 KB, + 2%
   // The Adapter contract, withAdapterMethods and memoryAdapter, apart from the sign-in flow: 1.17 KB
   // (1199 bytes) when first measured; budgeted at 1.2 KB, about 3% over.
-  { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.2 * KB },
+  // Raised to 1.6 KB (1.5 measured, + 3%) for the session versions of issue 28 (memorySessionVersions, isRevokedToken).
+  { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.6 * KB },
   // The Redis refresh store: command strings over the app's own client, no Redis library.
-  { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1 * KB },
+  // Raised to 1.8 KB (1.7 measured, + 3%) for redisSessionVersions (issue 28: its local copy, timeout, bump script).
+  { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1.8 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
   // (an optional peer), so it stays out of the measure. 3.2 and 3.7 KB when first measured.
   { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.8 * KB }, // 3.7 KB after round three and redirectTo (was 3.1): a 404 from the session route is reported, and a page that lands with a new user tells the other tabs

@@ -114,7 +114,7 @@ export async function readClaims(context: SessionContext): Promise<JWT | null> {
   // A local lookup in the common case (a memory store, or a fresh cached version): no promise then.
   const current = isCurrentVersion(context, claims)
   if (current === true || (current !== false && (await current))) return claims
-  context.logger.debug("session token ignored: its user's sessions were revoked", { code: "ERR_SESSION_REVOKED" })
+  context.logger.debug("session token revoked", { code: "ERR_SESSION_REVOKED" })
   return null
 }
 
@@ -132,7 +132,7 @@ function readFailed(context: SessionContext, store: SessionVersionStore, error: 
   const now = Date.now()
   if ((failureLogged.get(store) ?? 0) + 60_000 <= now) {
     failureLogged.set(store, now)
-    context.logger.error(new LatchkeyError("The session version store failed; sessions are read without revocation checks until it answers.", { cause: error }))
+    context.logger.error(new LatchkeyError("Session versions failed: reads skip revocation checks", { cause: error }))
   }
   return true
 }
@@ -184,7 +184,7 @@ export async function revokeVersions(settings: SessionSettings, store: SessionVe
   // Under the string a token's `sub` holds, whatever type the adapter's ids are (numbers from SERIAL ids).
   await store.bump(String(userId), settings.sessionMaxAge + VERSION_MARGIN)
   if (store.perInstance && !settings.diagnostics.development) {
-    settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "this revocation reached this instance's session versions only (other instances still read the user's JWTs and cache copies): share them with redisSessionVersions (latchkey/redis)")
+    settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "revoked on this instance only: share session versions with redisSessionVersions")
   }
 }
 
@@ -200,7 +200,7 @@ export async function versionForNewSession(settings: SessionSettings, userId: st
   try {
     return await store.get(userId, true)
   } catch (error) {
-    settings.logger.error(new LatchkeyError("The session version store failed; the new session carries version 0.", { cause: error }))
+    settings.logger.error(new LatchkeyError("Session versions failed: new session at version 0", { cause: error }))
     return 0
   }
 }

@@ -31,12 +31,12 @@ import type { SessionAnswer, SessionContext, SessionStore } from "./session-stor
 
 /** Refused for JWT sessions: one session has no row to delete; a user's sessions can all be revoked. */
 function needsRows(what: string): never {
-  throw new InvalidOptionError("session.strategy", `${what} needs database sessions: one JWT session cannot be ended early (revokeSessions ends all of a user's). Use strategy "database" (with session.cache for speed).`)
+  throw new InvalidOptionError("session.strategy", `${what} needs database sessions: one JWT session cannot be ended early. Use strategy "database" (with session.cache for speed).`)
 }
 
 /** Refused without a version store: nothing records that a user's tokens were revoked. */
 function needsVersions(): never {
-  throw new InvalidOptionError("session.revocationStore", "revokeSessions with JWT sessions needs session.revocationStore, which is set to false.")
+  throw new InvalidOptionError("session.revocationStore", "revokeSessions needs session.revocationStore, set to false here.")
 }
 
 const seconds = () => Math.floor(Date.now() / 1000)

@@ -16,7 +16,6 @@
  *
  * @module
  */
-import { InvalidOptionError } from "../errors.js"
 import type { JWT } from "../types.js"
 
 /**
@@ -150,7 +149,6 @@ export function memorySessionVersions(): SessionVersionStore & { readonly size: 
       return entry === undefined || entry.until <= Date.now() ? 0 : entry.version
     },
     async bump(userId, ttlSeconds) {
-      if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new InvalidOptionError("ttlSeconds", "ttlSeconds must be a whole number above 0.")
       const now = Date.now()
       const entry = entries.get(userId)
       const version = nextVersion(entry === undefined || entry.until <= now ? 0 : entry.version)

@@ -34,7 +34,7 @@ function versionStoreOf(option: SessionVersionStore | false | undefined): Sessio
   if (option === undefined) return memorySessionVersions()
   if (option === false) return undefined
   if (typeof option?.get !== "function" || typeof option.bump !== "function") {
-    throw new InvalidOptionError("session.revocationStore", "session.revocationStore must be a session version store (memorySessionVersions(), redisSessionVersions(client)) or false.")
+    throw new InvalidOptionError("session.revocationStore", "session.revocationStore must be a session version store or false.")
   }
   return option
 }
@@ -61,7 +61,7 @@ export function settleSessionStore(options: SessionStoreOptions | undefined, ada
   if (!adapter) throw new InvalidOptionError("session.strategy", 'database sessions need an adapter; pass one, or use strategy "jwt".')
   const sessionCacheMaxAge = wholeSeconds(cache?.maxAge, "session.cache.maxAge", 0)
   if (sessionCacheMaxAge === 0 && options?.revocationStore !== undefined) {
-    throw new InvalidOptionError("session.revocationStore", "session.revocationStore is for JWT sessions and session.cache: a database session is revoked by deleting its row.")
+    throw new InvalidOptionError("session.revocationStore", "session.revocationStore is for JWT sessions and session.cache.")
   }
   withAdapterMethods(adapter, SESSION_METHODS, "database sessions")
   // Hybrid sessions: the version reaches the cache copies that outlive a deleted row.
