@@ -44,6 +44,12 @@ if (process.argv[2] === "passwords") {
   process.exit(0)
 }
 
+// npm run bench -- password-enumeration: known vs unknown address on sign-in, sign-up and forgot.
+if (process.argv[2] === "password-enumeration") {
+  run(["bench/password-enumeration.mjs"])
+  process.exit(0)
+}
+
 // npm run bench -- rate-limits: the sign-in path with the limiter on and off (memory, Redis), and session reads.
 if (process.argv[2] === "rate-limits") {
   run(["--expose-gc", "bench/rate-limits.mjs"])
@@ -74,7 +80,7 @@ const BENCHES = {
 const DEFAULT = ["tokens", "flow"]
 
 if (name !== undefined && !Object.hasOwn(BENCHES, name)) {
-  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, session-versions, provider-tokens, passwords, rate-limits`)
+  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, session-versions, provider-tokens, passwords, password-enumeration, rate-limits`)
   process.exit(1)
 }
 for (const bench of name === undefined ? DEFAULT : [name]) await BENCHES[bench]()

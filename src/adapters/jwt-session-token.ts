@@ -43,7 +43,9 @@ const NO_TOKENS: KeptTokens = { claim: undefined }
 /** The claims a new session starts with: `{ name, email, picture, sub }`. */
 export function defaultClaims(user: User): JWT {
   const claims: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
-  if (user.id !== undefined) claims.sub = user.id
+  // As a string, as Auth.js writes it: adapters on SERIAL ids (@auth/pg-adapter) hand back numbers,
+  // and a numeric `sub` would skip the session-version check and confirm no lasting change.
+  if (user.id !== undefined && user.id !== null) claims.sub = String(user.id)
   return claims
 }
 
@@ -179,7 +181,8 @@ const VERSION_MARGIN = 300
  * production, the first revocation warns that it reached this instance only.
  */
 export async function revokeVersions(settings: SessionSettings, store: SessionVersionStore, userId: string): Promise<void> {
-  await store.bump(userId, settings.sessionMaxAge + VERSION_MARGIN)
+  // Under the string a token's `sub` holds, whatever type the adapter's ids are (numbers from SERIAL ids).
+  await store.bump(String(userId), settings.sessionMaxAge + VERSION_MARGIN)
   if (store.perInstance && !settings.diagnostics.development) {
     settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "revoked on this instance only: share session versions with redisSessionVersions")
   }

@@ -83,10 +83,12 @@ export async function rateLimitGate(context: RequestContext, action: string, pro
   if (!limiter || route === undefined) return undefined
   let form: URLSearchParams | undefined
   const readForm = () => (form ??= context.request.method === "POST" ? formOf() : undefined)
+  // A change of password or address names no account in its form: the account is the session's.
+  const sessionUser = route === "password-change" ? ((await context.sessions.confirmedUser(context))?.userId ?? null) : undefined
   const host: RateLimitHost = {
     request: context.request,
     clientKey: clientKeyOfRequest(context.request, context.trustedProxy),
-    identifier: () => identifierOf(context, provider, readForm()),
+    identifier: () => (sessionUser === undefined ? identifierOf(context, provider, readForm()) : sessionUser === null ? null : `user:${String(sessionUser)}`),
     field: (name) => readForm()?.get(name),
     report: (event) => fireEvent(context, "rateLimited", event),
   }

@@ -21,15 +21,31 @@ export type TokenKind = "verify-email" | "reset" | "change-email"
 type TokenAdapter = AdapterWith<"createVerificationToken" | "useVerificationToken">
 
 const identifierOf = (kind: TokenKind, userId: string, email: string) => `latchkey-password:${kind}:${userId}:${email}`
-const latestOf = (kind: TokenKind, userId: string) => ({ identifier: `latchkey-password-latest:${kind}:${userId}`, token: "latest" })
+/**
+ * The "latest" row of a user and kind. Its token is a digest of the identifier, not a constant:
+ * Auth.js's Prisma and MySQL schemas keep `token` UNIQUE on its own, so one shared value would let
+ * one pending link in the whole table refuse every other user's.
+ */
+async function latestOf(kind: TokenKind, userId: string): Promise<{ identifier: string; token: string }> {
+  const identifier = `latchkey-password-latest:${kind}:${userId}`
+  return { identifier, token: await sha256Hex(identifier) }
+}
 const storedOf = (kind: TokenKind, token: string, secret: string) => sha256Hex(`${kind}:${token}:${secret}`)
+
+/** Characters no user id holds. */
+const CONTROL = /[\u0000-\u001f\u007f]/
+/** The longest user-id part a token may have: 256 bytes of id, base64url-encoded. */
+const MAX_USER_PART = 342
 
 /** The user id a token carries, or undefined for a token that is not one of ours. */
 function userIdOf(token: string): string | undefined {
   const [random, user, ...rest] = token.split(".")
-  if (rest.length > 0 || random?.length !== 43 || !user) return undefined
+  if (rest.length > 0 || random?.length !== 43 || !user || user.length > MAX_USER_PART) return undefined
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64url(user))
+    const userId = new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64url(user))
+    // A link's id reaches the adapter's queries: one with a NUL or another control character is no id
+    // latchkey wrote, and PostgreSQL answers a NUL in text with an error (a 500 for a forged link).
+    return CONTROL.test(userId) ? undefined : userId
   } catch {
     return undefined
   }
@@ -43,11 +59,11 @@ const timeOf = (expires: Date | string) => new Date(expires).getTime()
  */
 export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number): Promise<string> {
   const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}`
-  const previous = await adapter.useVerificationToken(latestOf(kind, userId))
+  const previous = await adapter.useVerificationToken(await latestOf(kind, userId))
   let expires = Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000
   if (previous && timeOf(previous.expires) >= expires) expires = timeOf(previous.expires) + 1000
   await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
-  await adapter.createVerificationToken({ ...latestOf(kind, userId), expires: new Date(expires) })
+  await adapter.createVerificationToken({ ...(await latestOf(kind, userId)), expires: new Date(expires) })
   return token
 }
 
@@ -64,7 +80,7 @@ export async function useToken(adapter: TokenAdapter, secrets: readonly string[]
     if (stored) break
   }
   if (!stored) return undefined
-  const latest = await adapter.useVerificationToken(latestOf(kind, userId))
+  const latest = await adapter.useVerificationToken(await latestOf(kind, userId))
   const newest = latest !== null && timeOf(latest.expires) === timeOf(stored.expires)
   // An older link: the newer one must keep working.
   if (latest && !newest) await adapter.createVerificationToken(latest)

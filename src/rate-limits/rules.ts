@@ -42,8 +42,9 @@ export const DEFAULT_LIMITS: LimitTable = {
   "password-forgot": { client: per(10, 15), identifier: per(5, 60) },
   // Tokens are 256 bits: this bounds hashing load and scanners.
   "password-reset": { client: per(30, 15), identifier: per(10, 15) },
-  // Each attempt verifies the current password: as a sign-in, per client (the account is the session's).
-  "password-change": { client: per(10, 15), identifier: false },
+  // Each attempt verifies the current password: a guess, as at sign-in. The identifier is the
+  // session's user, so a stolen session guessing from many IPs meets the account's own budget.
+  "password-change": { client: per(10, 15), identifier: per(10, 15) },
   // A page makes a few auth requests; 120 a minute per client is a ceiling only a script meets.
   all: { client: per(120, 1), identifier: false },
 }

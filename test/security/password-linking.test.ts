@@ -1,0 +1,74 @@
+// Pre-hijacking through a password sign-up (issue #28, "an unverified address never takes over a
+// verified one"): the attacker signs up with the victim's address and a password of their own,
+// never verifies it (they cannot read the victim's mail), and waits. The victim later signs in
+// with a real OpenID provider that vouches for the address. Whatever the app's linking settings,
+// the attacker's password must not open the account the victim then uses, even after the victim
+// follows the "verify your email" link the attacker's sign-up put in their inbox.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { OIDCConfig } from "../../src/providers/types.js"
+import { TestBrowser } from "../servers/browser.js"
+import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
+import { linksIn, ORIGIN, passwordApp, pathOf, PW, signIn, STRATEGIES } from "./password-support.js"
+
+const VICTIM = { sub: "victim-sub", email: "victim@example.com", name: "Victim" }
+let idp: OidcServer
+
+beforeAll(async () => {
+  idp = await startOidcServer({
+    accounts: [VICTIM],
+    clients: [{ client_id: "app", client_secret: "app-secret", redirect_uris: [`${ORIGIN}/auth/callback/corp`], grant_types: ["authorization_code"] }],
+  })
+})
+afterAll(() => idp?.close())
+
+const corp = (dangerous: boolean): OIDCConfig => ({
+  id: "corp",
+  name: "Corp",
+  type: "oidc",
+  issuer: idp.issuer,
+  clientId: "app",
+  clientSecret: "app-secret",
+  authorization: { params: { scope: "openid email profile" } },
+  allowDangerousEmailAccountLinking: dangerous,
+})
+
+for (const strategy of STRATEGIES) {
+  describe(`pre-hijacking by password sign-up (${strategy} sessions)`, () => {
+    for (const [label, dangerous, provider] of [
+      ["default linking", false, {}],
+      ["allowDangerousEmailAccountLinking on the OAuth provider", true, {}],
+      ["and allowLinkingToExistingUser on Password", true, { allowLinkingToExistingUser: true }],
+    ] as const) {
+      it(`${label}: the attacker's unverified password never opens the victim's account`, async () => {
+        const app = passwordApp({ strategy, providers: [corp(dangerous)], provider })
+        const dispatch: typeof fetch = async (input, init) => {
+          const url = new URL(String(input))
+          if (url.origin === ORIGIN) return url.pathname.startsWith("/auth") ? app.handler(new Request(url, init as RequestInit)) : new Response(`app page ${url.pathname}`)
+          return fetch(input, init)
+        }
+        // The attacker signs up with the victim's address and never follows the link.
+        const attacker = app.browser()
+        expect((await attacker.post("/auth/password/sign-up", { email: VICTIM.email, password: PW.eve })).status).toBe(200)
+        // The victim signs in with Corp, which vouches for the address.
+        const victim = new TestBrowser(undefined, dispatch)
+        const { response: csrfAnswer } = await victim.open(`${ORIGIN}/auth/csrf`)
+        const { csrfToken } = (await csrfAnswer.json()) as { csrfToken: string }
+        idp.signInAs(VICTIM.sub)
+        await victim.open(`${ORIGIN}/auth/signin/corp`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() })
+        const { response: sessionAnswer } = await victim.open(`${ORIGIN}/auth/session`)
+        const session = (await sessionAnswer.json()) as { user?: { email?: string } } | null
+        // The victim, now using the app, follows the "verify your email" link that sits in their inbox.
+        for (const mail of app.mailbox.filter((mail) => mail.to === VICTIM.email)) for (const link of linksIn(mail)) await app.browser().open(pathOf(link))
+        // The victim may be refused (OAuthAccountNotLinked) or signed in; either way the attacker is out.
+        const { response } = await signIn(app, VICTIM.email, PW.eve)
+        // With default linking the victim is refused (OAuthAccountNotLinked), and the attacker holds an
+        // account with no trace of the victim's; what must never happen is the victim's identity in it.
+        const victimsUser = await app.adapter.getUserByAccount!({ provider: "corp", providerAccountId: VICTIM.sub })
+        const attackerIn = response.status === 200
+        expect({ victimSignedIn: session?.user?.email === VICTIM.email, attackerInTheVictimsAccount: attackerIn && victimsUser !== null }).toMatchObject({ attackerInTheVictimsAccount: false })
+        // The account the victim uses holds no password the attacker chose.
+        if (victimsUser) expect(await app.adapter.getUserPassword!(victimsUser.id)).toBeFalsy()
+      })
+    }
+  })
+}
