@@ -127,7 +127,7 @@ describe("migrate: passwords on an existing Auth.js schema, MariaDB", async () =
     cleanups.push(() => connection.end())
     await connection.query("INSERT INTO `User` (`id`, `name`, `email`) VALUES ('u1', 'Ada', 'ada@example.com')")
     const url = `${MARIADB_URL}/${database}`
-    const refused = host([false])
+    const refused = host({}, [false])
     expect(await run(refused, "migrate", url, "--adapter", "kysely", "--with", "database-sessions,email,passwords")).toBe(1)
     expect(refused.out.filter((line) => line.startsWith("  +"))).toEqual(["  + add column User.password text"])
     const app = host()
