@@ -133,6 +133,17 @@ export interface Adapter extends AccountLinkingMethods {
    */
   deleteSessionsByUserId?(userId: string): Awaitable<void>
   /**
+   * latchkey's extension, not Auth.js's: the password hash of a user (the nullable `password` column
+   * on the users table), or null when the user has none. For password accounts. One line on
+   * `@auth/pg-adapter`: `getUserPassword: async (id) => (await pool.query("select password from users where id = $1", [id])).rows[0]?.password ?? null`.
+   */
+  getUserPassword?(userId: string): Awaitable<string | null | undefined>
+  /**
+   * latchkey's extension, not Auth.js's: stores a user's password hash (null removes it). One line on
+   * `@auth/pg-adapter`: `setUserPassword: async (id, hash) => { await pool.query("update users set password = $2 where id = $1", [id, hash]) }`.
+   */
+  setUserPassword?(userId: string, hash: string | null): Awaitable<void>
+  /**
    * latchkey's extension, not Auth.js's: a user's linked accounts, so `unlinkAccount` can tell
    * whether another way to sign in remains.
    */

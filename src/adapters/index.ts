@@ -7,7 +7,8 @@
  * `MissingAdapterMethodError` naming those it lacks. The table of which feature calls which
  * methods lives in requirements.ts. The folder is also the storage floor of `createAuth`: one
  * `SessionStore` (session-store.ts) with JWT, database and hybrid implementations, which the
- * handler calls without asking which one it has. It sits below the plug-ins and the handler, and
+ * handler calls without asking which one it has, and the session version stores that make JWT
+ * sessions revocable (session-versions.ts). It sits below the plug-ins and the handler, and
  * imports only the floors under it.
  *
  * @module
@@ -16,3 +17,4 @@ export type { Adapter, AdapterUser, AdapterAccount, AdapterAccountType, AdapterS
 export { withAdapterMethods } from "./adapter.js"
 export { memoryAdapter } from "./memory-adapter.js"
 export type { SessionStore } from "./session-store.js"
+export { SESSION_VERSION_CLAIM, isRevokedToken, memorySessionVersions, type SessionVersionStore } from "./session-versions.js"

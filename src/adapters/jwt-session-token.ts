@@ -9,7 +9,12 @@
  * every read treats it as signed out (unless `session.sharedAcrossSubdomains`), and account
  * linking never treats it as the signed-in user. A session with no binding (Auth.js's, from before
  * the move) is read as it is, and bound when it is next re-issued.
+ *
+ * With a session version store (the default for JWT sessions), a token also carries its user's
+ * session version, and a read whose token is older than the user's version (their sessions were
+ * revoked since it was issued) is signed out (see session-versions.ts).
  */
+import { LatchkeyError } from "../errors.js"
 import { setCookieHeaders } from "../jwt/cookies.js"
 import { decode as decodeToken } from "../jwt/decode.js"
 import { encode as encodeToken } from "../jwt/encode.js"
@@ -17,7 +22,8 @@ import { cookieName, cookieSpec } from "../jwt/cookie-names.js"
 import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { bindToBrowser, browserBinding, csrfToken, sameBinding, type BindingContext } from "./browser-binding.js"
 import { clearProviderTokenCookie, tokenCookieOf } from "./session-cookies.js"
-import type { FreshClaim, HeldTokens, KeptTokens, SessionContext, TokenClaim } from "./session-store.js"
+import type { FreshClaim, HeldTokens, KeptTokens, SessionContext, SessionSettings, TokenClaim } from "./session-store.js"
+import { SESSION_VERSION_CLAIM, versionOf, type SessionVersionStore } from "./session-versions.js"
 
 /**
  * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
@@ -45,15 +51,18 @@ export function defaultClaims(user: User): JWT {
  * Encodes claims into Set-Cookie values for the session cookie. `browser` is the binding to keep:
  * the one the session already had, or a new sign-in's (see {@link bindToBrowser}). `tokens` is the
  * provider tokens to keep: their claim goes in the session, their set in the token cookie written
- * after it, bound to the token just encoded (see provider-tokens/jwt-session.ts); whatever the
- * claims say under either reserved name is replaced.
+ * after it, bound to the token just encoded (see provider-tokens/jwt-session.ts). `version` is
+ * the session version to carry (none without a version store). Whatever the claims say under any
+ * reserved name is replaced.
  */
-export async function sessionCookies(context: SessionContext, claims: JWT, browser: unknown, tokens?: HeldTokens): Promise<string[]> {
+export async function sessionCookies(context: SessionContext, claims: JWT, browser: unknown, version: number | undefined, tokens?: HeldTokens): Promise<string[]> {
   const { name, options } = cookieSpec(context, "sessionToken", context.sessionMaxAge)
   const { codec, secret, sessionMaxAge } = context
   const token = { ...claims }
   if (typeof browser === "string") token[BROWSER_CLAIM] = browser
   else delete token[BROWSER_CLAIM]
+  if (version !== undefined && context.sessionVersions) token[SESSION_VERSION_CLAIM] = version
+  else delete token[SESSION_VERSION_CLAIM]
   const engine = context.providerTokens
   const kept = engine ? await engine.keptTokens(context, tokens) : NO_TOKENS
   setTokenClaim(context, token, kept.claim)
@@ -85,17 +94,94 @@ export function clearSessionCookies(context: SessionContext): string[] {
 
 /**
  * The session token's claims, or null when there is none, it does not decode (logged, not
- * thrown), or it is bound to another browser (a session a sibling subdomain planted), unless the
- * app shares sessions across subdomains.
+ * thrown), it is bound to another browser (a session a sibling subdomain planted) unless the app
+ * shares sessions across subdomains, or its user's sessions were revoked after it was issued.
  */
 export async function readClaims(context: SessionContext): Promise<JWT | null> {
   const claims = await decodeSessionCookie(context)
-  if (!claims || !context.sessionsBoundToBrowser) return claims
-  // Answered without a promise when the browser's binding is remembered: no extra turn on the hot path.
-  const here = isThisBrowsers(context, claims)
-  if (here === true || (here !== false && (await here))) return claims
-  context.logger.debug("session token ignored: bound to another browser", { code: "ERR_SESSION_NOT_BOUND" })
+  if (!claims) return null
+  if (context.sessionsBoundToBrowser) {
+    // Answered without a promise when the browser's binding is remembered: no extra turn on the hot path.
+    const here = isThisBrowsers(context, claims)
+    if (here !== true && (here === false || !(await here))) {
+      context.logger.debug("session token ignored: bound to another browser", { code: "ERR_SESSION_NOT_BOUND" })
+      return null
+    }
+  }
+  if (context.sessionVersions === undefined) return claims
+  // A local lookup in the common case (a memory store, or a fresh cached version): no promise then.
+  const current = isCurrentVersion(context, claims)
+  if (current === true || (current !== false && (await current))) return claims
+  context.logger.debug("session token ignored: its user's sessions were revoked", { code: "ERR_SESSION_REVOKED" })
   return null
+}
+
+/** When each version store last had a failed read logged: an outage logs once a minute, not once a request. */
+const failureLogged = new WeakMap<SessionVersionStore, number>()
+
+/**
+ * A read when the version store cannot answer (Redis down): the token is honoured, and the failure
+ * logged (once a minute per store). Fail-open on purpose: the alternative signs every user out,
+ * and `/session` would clear their cookies, for as long as the store is down; what is lost is only
+ * revocations this instance has not seen (a store that still holds a stale copy answers with it).
+ * Lasting changes (`confirmedUser`) fail closed instead.
+ */
+function readFailed(context: SessionContext, store: SessionVersionStore, error: unknown): true {
+  const now = Date.now()
+  if ((failureLogged.get(store) ?? 0) + 60_000 <= now) {
+    failureLogged.set(store, now)
+    context.logger.error(new LatchkeyError("The session version store failed; sessions are read without revocation checks until it answers.", { cause: error }))
+  }
+  return true
+}
+
+/**
+ * Whether a token's version is at least its user's: false once the user's sessions were revoked
+ * after it was issued. A token without a subject names no user, so no revocation can reach it.
+ * Answers without a promise when the store does.
+ */
+export function isCurrentVersion(context: SessionContext, claims: JWT): boolean | Promise<boolean> {
+  const store = context.sessionVersions
+  const userId = claims.sub
+  if (store === undefined || typeof userId !== "string") return true
+  const carried = versionOf(claims)
+  try {
+    const current = store.get(userId)
+    if (typeof current === "number") return carried >= current
+    return current.then(
+      (version) => carried >= version,
+      (error: unknown) => readFailed(context, store, error)
+    )
+  } catch (error) {
+    return readFailed(context, store, error)
+  }
+}
+
+/**
+ * Whether a token's version is at least its user's, asked of the shared store itself (no local
+ * copy): for a change that lasts. A store that cannot answer throws (fail-closed).
+ */
+export async function isConfirmedVersion(context: SessionContext, claims: JWT): Promise<boolean> {
+  const store = context.sessionVersions
+  if (store === undefined || typeof claims.sub !== "string") return true
+  return versionOf(claims) >= (await store.get(claims.sub, true))
+}
+
+/**
+ * The version a new session of `userId` carries: the shared store's (a cached copy could be older
+ * than a revocation made on another instance, and the session would die at its next read). A store
+ * that cannot answer is logged and 0 is used: the sign-in goes on, and if the user's sessions had
+ * been revoked, this one is signed out once the store answers again. Undefined without a store.
+ */
+export async function versionForNewSession(settings: SessionSettings, userId: string | undefined): Promise<number | undefined> {
+  const store = settings.sessionVersions
+  if (store === undefined || userId === undefined) return undefined
+  try {
+    return await store.get(userId, true)
+  } catch (error) {
+    settings.logger.error(new LatchkeyError("The session version store failed; the new session carries version 0.", { cause: error }))
+    return 0
+  }
 }
 
 /** The session token's claims as decoded, whatever browser they are bound to; null when there is none or it does not decode. */
@@ -184,7 +270,8 @@ export async function sessionFor(context: SessionContext, claims: JWT, tokens?: 
 export async function reissuedCookies(context: SessionContext, claims: JWT, read: JWT, tokens?: HeldTokens): Promise<string[]> {
   const bound = read[BROWSER_CLAIM]
   const { browser, cookies } = typeof bound === "string" ? { browser: bound, cookies: await keepBinding(context, read) } : await bindToBrowser(context, context.sessionMaxAge)
-  return [...(await sessionCookies(context, claims, browser, tokens)), ...cookies]
+  // The version the read was checked at: re-issuing never makes a session newer than its revocations.
+  return [...(await sessionCookies(context, claims, browser, versionOf(read), tokens)), ...cookies]
 }
 
 async function keepBinding(context: SessionContext, claims: JWT): Promise<string[]> {

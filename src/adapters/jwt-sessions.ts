@@ -3,7 +3,9 @@
  * there is no row to read, slide, confirm or revoke. A read decodes the cookie and runs the `jwt`
  * and `session` callbacks; `/session` re-issues the cookie once it is older than `updateAge` (or
  * when provider tokens were refreshed); sign-out clears it. The confirmed read is the cookie
- * itself, bound to this browser; revoking needs database sessions and says so.
+ * itself, bound to this browser, at a version the shared store confirms. Revoking every session
+ * of a user raises their session version (session-versions.ts), so each older token is signed out
+ * at its next read; revoking one session needs database sessions and says so.
  */
 import { InvalidOptionError } from "../errors.js"
 import { bindToBrowser, notThisBrowsers } from "./browser-binding.js"
@@ -13,6 +15,7 @@ import {
   clearSessionCookies,
   decodeSessionCookie,
   defaultClaims,
+  isConfirmedVersion,
   isThisBrowsers,
   publicClaims,
   readClaims,
@@ -20,14 +23,26 @@ import {
   reissuedCookies,
   sessionCookies,
   sessionFor,
+  versionForNewSession,
 } from "./jwt-session-token.js"
 import { requestSessionToken } from "./session-cookies.js"
 import type { SessionAnswer, SessionContext, SessionStore } from "./session-store.js"
 
-/** Refused for JWT sessions: a JWT session lives until it expires, so nothing can end it early. */
+/** Refused for JWT sessions: one session has no row to delete; a user's sessions can all be revoked. */
 function needsRows(what: string): never {
-  throw new InvalidOptionError("session.strategy", `${what} needs database sessions: a JWT session lives until it expires. Use strategy "database" (with session.cache for speed).`)
+  throw new InvalidOptionError("session.strategy", `${what} needs database sessions: one JWT session cannot be ended early (revokeSessions ends all of a user's). Use strategy "database" (with session.cache for speed).`)
 }
+
+/** Refused without a version store: nothing records that a user's tokens were revoked. */
+function needsVersions(): never {
+  throw new InvalidOptionError("session.revocationStore", "revokeSessions with JWT sessions needs session.revocationStore, which is set to false.")
+}
+
+/**
+ * Seconds a version outlives the tokens it revokes: a token issued just before the revocation
+ * lives `session.maxAge` more, and this margin covers clocks a little apart between instances.
+ */
+const VERSION_MARGIN = 300
 
 const seconds = () => Math.floor(Date.now() / 1000)
 
@@ -84,8 +99,9 @@ export const jwtSessions: SessionStore = {
     // As in Auth.js: "signUp" when the adapter created the user in this sign-in.
     const claims = await applyJwtCallback(context, { token: defaultClaims(user), user, account, profile, isNewUser, trigger: isNewUser ? "signUp" : "signIn" })
     if (!claims) return null
+    const version = await versionForNewSession(context, typeof claims.sub === "string" ? claims.sub : undefined)
     const { browser, cookies } = await bindToBrowser(context, context.sessionMaxAge)
-    return [...(await sessionCookies(context, claims, browser, tokens)), ...cookies]
+    return [...(await sessionCookies(context, claims, browser, version, tokens)), ...cookies]
   },
   async end(context) {
     const claims = await readClaims(context)
@@ -97,6 +113,8 @@ export const jwtSessions: SessionStore = {
     const claims = await decodeSessionCookie(context)
     if (typeof claims?.sub !== "string") return null
     if (!(await isThisBrowsers(context, claims))) return notThisBrowsers(context)
+    // Asked of the shared store, not a cached copy: a change that lasts is never made for a revoked session.
+    if (!(await isConfirmedVersion(context, claims))) return null
     return { userId: claims.sub }
   },
   async fromCookies(context) {
@@ -107,5 +125,11 @@ export const jwtSessions: SessionStore = {
   },
   lend: async () => undefined,
   revoke: async () => needsRows("revokeSession"),
-  revokeUser: async () => needsRows("revokeSessions"),
+  async revokeUser(settings, whose) {
+    const store = settings.sessionVersions ?? needsVersions()
+    await store.bump(await whose(), settings.sessionMaxAge + VERSION_MARGIN)
+    if (store.perInstance && !settings.diagnostics.development) {
+      settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "sessions were revoked on this instance only: share session versions with redisSessionVersions (latchkey/redis)")
+    }
+  },
 }

@@ -23,6 +23,8 @@ export function memoryAdapter(): Required<Adapter> & { users: Map<string, Adapte
   const tokens = new Map<string, VerificationToken>()
   const sessions = new Map<string, AdapterSession>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  // Password hashes beside the users, as a `password` column would be: never on a returned user.
+  const passwords = new Map<string, string>()
   const accountKey = (account: Pick<Account, "provider" | "providerAccountId">) => `${account.provider}\u0000${account.providerAccountId}`
   const tokenKey = (token: { identifier: string; token: string }) => `${token.identifier}\u0000${token.token}`
   return {
@@ -47,6 +49,7 @@ export function memoryAdapter(): Required<Adapter> & { users: Map<string, Adapte
     deleteUser(id) {
       const owned: Map<string, { userId: string }>[] = [accounts, sessions, authenticators]
       for (const rows of owned) for (const [key, row] of rows) if (row.userId === id) rows.delete(key)
+      passwords.delete(id)
       return take(users, id) ?? null
     },
     unlinkAccount: (account) => take(accounts, accountKey(account)),
@@ -69,6 +72,12 @@ export function memoryAdapter(): Required<Adapter> & { users: Map<string, Adapte
     listAuthenticatorsByUserId: (userId) => [...authenticators.values()].filter((authenticator) => authenticator.userId === userId),
     deleteSessionsByUserId(userId) {
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+    },
+    getUserPassword: (userId) => passwords.get(userId) ?? null,
+    setUserPassword(userId, hash) {
+      if (!users.has(userId)) throw new AdapterError("setUserPassword", { name: "NotFoundError" })
+      if (hash === null) passwords.delete(userId)
+      else passwords.set(userId, hash)
     },
     listAccountsByUserId: (userId) => [...accounts.values()].filter((account) => account.userId === userId),
     updateAccount(account) {

@@ -21,6 +21,13 @@ export const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken",
 /** Passkeys, as Auth.js lists them: what the passkey routes call. */
 export const PASSKEY_METHODS = ["createUser", "getUser", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"] as const satisfies readonly (keyof Adapter)[]
 
+/**
+ * Password accounts (`Password()` with the `passwords` plug-in): the hash column's two methods, the
+ * users, and the single-use tokens of the mailed links. `deleteUser` undoes a sign-up whose hash
+ * could not be stored.
+ */
+export const PASSWORD_METHODS = ["getUserPassword", "setUserPassword", "createUser", "getUser", "getUserByEmail", "updateUser", "deleteUser", "createVerificationToken", "useVerificationToken"] as const satisfies readonly (keyof Adapter)[]
+
 /** Database sessions: a row per session. */
 export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const satisfies readonly (keyof Adapter)[]
 
@@ -41,6 +48,7 @@ export function requireAdapterMethods(adapter: Adapter | undefined, providers: r
     const feature = `provider "${id}" (${type} sign-in)`
     if (type === "email") withAdapterMethods(adapter, EMAIL_METHODS, feature)
     else if (type === "webauthn") withAdapterMethods(adapter, PASSKEY_METHODS, feature)
+    else if (type === "password") withAdapterMethods(adapter, PASSWORD_METHODS, feature)
     else if ((type === "oauth" || type === "oidc") && adapter !== undefined) withAdapterMethods(adapter, LINKING_METHODS, feature)
   }
 }

@@ -16,6 +16,7 @@ import type { Adapter, AdapterUser } from "./adapter.js"
 import type { AuthCallbacks } from "./callbacks.js"
 import type { Diagnostics } from "./diagnostics.js"
 import type { SignInEvents } from "./events.js"
+import type { SessionVersionStore } from "./session-versions.js"
 import type { CookiesOptions } from "../jwt/cookie-names.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { Account, Awaitable, JWT, LoggerInstance, Profile, Session, User } from "../types.js"
@@ -151,6 +152,8 @@ export interface SessionSettings {
   adapter: Adapter | undefined
   /** The provider-tokens plug-in, when the app passed one. */
   providerTokens: SessionTokensHook | undefined
+  /** JWT sessions: where per-user session versions live, so `revokeUser` reaches them (undefined: revocation off). */
+  sessionVersions: SessionVersionStore | undefined
 }
 
 /** One request as a session store sees it: the settled parts, the request, and whether its origin is https. */
@@ -233,6 +236,10 @@ export interface SessionStore {
   lend(context: SessionContext): Promise<HeldSession | null | undefined>
   /** Ends one session by its token (database sessions only). */
   revoke(settings: SessionSettings, sessionToken: string): Promise<void>
-  /** Ends every session of a user (database sessions only); `whose` names the user, asked once the store knows it can. */
-  revokeUser(settings: SessionSettings, whose: () => Promise<string>): Promise<void>
+  /**
+   * Ends every session of a user, in every browser: database sessions lose their rows; JWT sessions
+   * are signed out at their next read through the user's session version. `whose` names the user,
+   * asked once the store knows it can.
+   */
+  revokeUser(settings: SessionSettings, whose: () => Awaitable<string>): Promise<void>
 }

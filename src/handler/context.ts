@@ -13,6 +13,7 @@ import type { RefreshCoordinator } from "../provider-tokens/refresh-types.js"
 import type { ProviderTokensEngine } from "../provider-tokens/types.js"
 import type { AppProviders, ResolvedProvider } from "../providers/types.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
+import type { PasswordsPlugIn } from "../passwords/host.js"
 import type { AuthEvents, AuthPages, AuthTheme } from "./options.js"
 import type { RedirectProxy } from "./redirect-proxy.js"
 import type { SettledRateLimits } from "./rate-limit-settle.js"
@@ -37,6 +38,8 @@ export interface SettledConfig extends SessionSettings, SettledRateLimits {
   adapter: Adapter | undefined
   /** The passkey ceremony from `latchkey/webauthn`, when the app passed it. */
   webauthn: WebAuthnCeremony | undefined
+  /** The password-account routes from `latchkey/passwords`, when the app passed them. */
+  passwords: PasswordsPlugIn | undefined
   /** `redirectProxyUrl` or `AUTH_REDIRECT_PROXY_URL`, for provider resolution. */
   redirectProxyUrl: string | undefined
   /** The redirect proxy, settled, when one is configured. */

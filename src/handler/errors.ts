@@ -15,7 +15,23 @@ import { LatchkeyError } from "../errors.js"
  * const message = code === "AccessDenied" ? "You cancelled the sign-in." : "Sign-in failed. Please try again."
  * ```
  */
-export type ClientErrorCode = "Configuration" | "AccessDenied" | "Verification" | "OAuthCallback" | "OAuthAccountNotLinked" | "CredentialsSignin" | "MissingCSRF" | "RateLimited" | "CaptchaFailed"
+export type ClientErrorCode =
+  | "Configuration"
+  | "AccessDenied"
+  | "Verification"
+  | "OAuthCallback"
+  | "OAuthAccountNotLinked"
+  | "CredentialsSignin"
+  | "MissingCSRF"
+  | "RateLimited"
+  | "CaptchaFailed"
+  | "EmailNotVerified"
+  | "InvalidToken"
+  | "PasswordPolicy"
+  | "SessionRequired"
+  | "InvalidCurrentPassword"
+  | "SignUpDisabled"
+  | "InvalidRequest"
 
 /** The client code for an error raised while signing in. */
 export function clientCode(error: unknown): ClientErrorCode {
@@ -46,6 +62,13 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   MissingCSRF: "Your session has expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a few minutes, then try again.",
   CaptchaFailed: "Please complete the verification challenge, then try again.",
+  EmailNotVerified: "Verify your email address first: we sent you a new link.",
+  InvalidToken: "This link is no longer valid. It may have been used already, replaced by a newer one, or expired.",
+  PasswordPolicy: "That password cannot be used. Choose a longer one that is not a common or leaked password.",
+  SessionRequired: "Sign in first.",
+  InvalidCurrentPassword: "Your current password is not right.",
+  SignUpDisabled: "New accounts cannot be created here.",
+  InvalidRequest: "Some of the details are missing or not valid.",
   Default: "Something went wrong while signing in. Please try again.",
 }
 

@@ -32,6 +32,7 @@ import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
 import { rateLimitGate } from "./rate-limit-host.js"
 import { webRequestUrl } from "./web-request.js"
+import { PASSWORD_ACTION } from "./password.js"
 
 export type { AuthConfig, AuthEvents, AuthPages, AuthTheme } from "./options.js"
 export type { AuthCallbacks } from "../adapters/callbacks.js"
@@ -220,7 +221,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     const providerId = rawProviderId === undefined ? undefined : decodeSegment(rawProviderId)
     if (rawProviderId !== undefined && providerId === undefined) return json({ error: "NotFound" }, [], 404)
     // HEAD must not change anything: a link scanner's HEAD must not consume a magic link or a code.
-    if (incoming.method === "HEAD" && action === "callback") return json({ error: "MethodNotAllowed" }, [], 405, { allow: "GET, POST" })
+    if (incoming.method === "HEAD" && (action === "callback" || action === PASSWORD_ACTION)) return json({ error: "MethodNotAllowed" }, [], 405, { allow: "GET, POST" })
     const buffered = await buffer(incoming)
     if (buffered === undefined) return text("Payload Too Large", 413)
     const { request, body } = buffered
@@ -234,8 +235,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       const hint = await developmentHint(settled.diagnostics.development, "Configuration")
       return html(errorPage("Configuration", `${origin}${settled.basePath}/signin`, settled.theme, hint), [], 500)
     }
-    const provider = providerId === undefined ? undefined : context.providers.find((candidate) => candidate.id === providerId)
-    if (providerId !== undefined && provider === undefined) {
+    // Under `password/` the second segment is a route (`password/sign-up`), not a provider.
+    const provider = providerId === undefined || action === PASSWORD_ACTION ? undefined : context.providers.find((candidate) => candidate.id === providerId)
+    if (providerId !== undefined && provider === undefined && action !== PASSWORD_ACTION) {
       const known = context.providers.map(({ id }) => id)
       settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"${didYouMean(providerId, known)} (configured: ${known.join(", ") || "none"})` })
       // A browser sent back by a provider lands on the error page; API clients get JSON.

@@ -7,6 +7,7 @@
 import type { AuthCallbacks } from "../adapters/callbacks.js"
 import type { SignInEvents } from "../adapters/events.js"
 import type { Adapter } from "../adapters/adapter.js"
+import type { SessionVersionStore } from "../adapters/session-versions.js"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/codec.js"
 import type { SecretInput } from "../jwt/secrets.js"
 import type { CookiesOptions } from "../jwt/cookie-names.js"
@@ -17,6 +18,7 @@ import type { RateLimitEvent, RateLimitPlugIn } from "../rate-limits/types.js"
 import type { AppProviders } from "../providers/types.js"
 import type { Awaitable, JWT, LoggerInstance, Session } from "../types.js"
 import type { WebAuthnCeremony } from "../webauthn/types.js"
+import type { PasswordsPlugIn } from "../passwords/host.js"
 
 /**
  * Custom page locations (paths or absolute same-origin URLs).
@@ -103,6 +105,27 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
      * reads skip the database. A revoked session then ends within `maxAge` seconds, not at once.
      */
     cache?: { maxAge: number }
+    /**
+     * JWT sessions only: where each user's session version lives, which is what lets
+     * `revokeSessions(user)` (and a password reset) sign out every JWT session of a user at its
+     * next read. Default: `memorySessionVersions()`, which only this instance sees (production warns
+     * at the first revocation); an app with several instances passes `redisSessionVersions(redis)`
+     * from `latchkey/redis`. `false` turns revocation off: tokens carry no version, reads look
+     * nothing up, and `revokeSessions` throws. See docs/sessions.md.
+     *
+     * @example
+     * ```ts
+     * import Redis from "ioredis"
+     * import { createAuth } from "latchkey"
+     * import { redisSessionVersions } from "latchkey/redis"
+     * import GitHub from "latchkey/providers/github"
+     * export const { handler, auth, revokeSessions } = createAuth({
+     *   providers: [GitHub],
+     *   session: { strategy: "jwt", revocationStore: redisSessionVersions(new Redis(process.env.REDIS_URL!)) },
+     * })
+     * ```
+     */
+    revocationStore?: SessionVersionStore | false
     /**
      * The session cookie is shared with sibling subdomains on purpose (its `domain` is set, such as
      * `.example.com`). A session is bound to the browser it was signed in in, through a hash of the
@@ -191,6 +214,12 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    * do not bundle it. See docs/passkeys.md.
    */
   webauthn?: WebAuthnCeremony
+  /**
+   * The password-account routes, from `latchkey/passwords`: `import { passwords } from "latchkey/passwords"`.
+   * Needed by a `Password` provider, and by nothing else, so apps without passwords do not bundle
+   * them. See docs/passwords.md, "Accounts".
+   */
+  passwords?: PasswordsPlugIn
   /**
    * Provider tokens kept with the session: `providerTokens({ refresh: true, signOut: { federated: true } })`
    * from `latchkey/provider-tokens`. Every provider-token option is an option of that plug-in:

@@ -15,11 +15,23 @@ import type { RequestContext } from "./context.js"
 import { errorPage } from "./pages/simple.js"
 import { html, json } from "./response.js"
 import { wantsReturnedRedirect } from "./return-redirect.js"
+import { PASSWORD_ACTION, passwordSubRoute } from "./password.js"
+
+/** The limited route of each password POST under `password/`. */
+const PASSWORD_ROUTES: Record<string, RateLimitRoute> = {
+  "sign-up": "password-sign-up",
+  forgot: "password-forgot",
+  reset: "password-reset",
+  change: "password-change",
+  "change-email": "password-change",
+}
 
 /** The limited route a request is, from the router's parse; "all" for any other auth route, undefined for the session. */
-export function limitedRoute(method: string, action: string, provider: ResolvedProvider | undefined): RateLimitRoute | undefined {
+export function limitedRoute(method: string, action: string, provider: ResolvedProvider | undefined, subRoute?: string): RateLimitRoute | undefined {
   if (action === "session") return undefined
   const type = provider?.type
+  if (method === "POST" && action === "callback" && type === "password") return "password-sign-in"
+  if (method === "POST" && action === PASSWORD_ACTION && subRoute !== undefined && subRoute in PASSWORD_ROUTES) return PASSWORD_ROUTES[subRoute]
   if (type === "webauthn" && (action === "webauthn-options" || action === "callback")) return "passkey"
   if (method === "POST" && type === "credentials" && (action === "signin" || action === "callback")) return "credentials"
   if (method === "POST" && type === "email" && action === "signin") return "email-send"
@@ -66,7 +78,7 @@ function refusal(context: RequestContext, action: string, error: "RateLimited" |
  */
 export async function rateLimitGate(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined): Promise<Response | ((answer: Response) => Promise<void>) | undefined> {
   const limiter = context.rateLimiter
-  const route = limiter && limitedRoute(context.request.method, action, provider)
+  const route = limiter && limitedRoute(context.request.method, action, provider, action === PASSWORD_ACTION ? passwordSubRoute(context) : undefined)
   if (!limiter || route === undefined) return undefined
   let form: URLSearchParams | undefined
   const readForm = () => (form ??= context.request.method === "POST" ? formOf() : undefined)
@@ -80,11 +92,13 @@ export async function rateLimitGate(context: RequestContext, action: string, pro
   const verdict = await limiter.check(host, route)
   if (verdict.refused) return refusal(context, action, verdict.refused, verdict.retryAfter)
   // Only a sign-in clears its count: a sent link is not proof of anything.
-  if (route !== "credentials" && route !== "email-callback") return undefined
+  if (route !== "credentials" && route !== "email-callback" && route !== "password-sign-in") return undefined
   return async (answer) => {
     // A sign-in that went through redirects onward, not back to a page with `?error=`.
     // (A destination whose own query says `error` keeps its count: that costs a user nothing.)
     const location = answer.headers.get("location")
     if (answer.status >= 300 && answer.status < 400 && location !== null && !/[?&]error=/.test(location)) await verdict.succeeded()
+    // A password sign-in answers a script `200 { url }` itself when it went through.
+    else if (route === "password-sign-in" && answer.status === 200) await verdict.succeeded()
   }
 }

@@ -20,6 +20,8 @@ import { html, json, redirect } from "./response.js"
 import { signInPageRoute, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
+import { isPasswordRoute, passwordRoute } from "./password.js"
+import { passwordPage } from "./pages/password.js"
 
 /** Routes that answer JSON, errors included: their callers are scripts, not pages. */
 export const JSON_ROUTES = new Set(["session", "csrf", "providers"])
@@ -64,6 +66,18 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   return json(answer.session, answer.cookies, 200, PRIVATE)
 }
 
+const CHECK_KINDS = new Set(["verify-email", "reset", "change-email"])
+
+/** "Check your email" after a password route mailed a link (`?provider=<password provider>&kind=`). */
+function checkEmailPage(context: RequestContext): string | undefined {
+  const query = context.url.searchParams
+  const provider = context.providers.find((candidate) => candidate.id === query.get("provider"))
+  if (provider?.type !== "password") return undefined
+  const kind = query.get("kind")
+  const props = { action: "", csrfToken: "", signInUrl: new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin).href }
+  return passwordPage("check-email", CHECK_KINDS.has(kind ?? "") ? { ...props, kind: kind as "reset" } : props, context.theme)
+}
+
 export async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
   const form = formOf(context.request, body)
   if (form === undefined) {
@@ -72,6 +86,8 @@ export async function post(context: RequestContext, action: string, provider: Re
     return json({ error: "InvalidRequest" }, [], 400)
   }
   if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, form)
+  // The password routes check their own CSRF token (answering a script in JSON), as the passkey routes do.
+  if (isPasswordRoute(action, provider)) return passwordRoute(context, action, provider, form)
   // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
   if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
   if (!(await verifyCsrf(context, form.get("csrfToken")))) {
@@ -86,6 +102,7 @@ export async function post(context: RequestContext, action: string, provider: Re
 
 export async function get(context: RequestContext, action: string, provider: ResolvedProvider | undefined): Promise<Response> {
   if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider)
+  if (isPasswordRoute(action, provider)) return passwordRoute(context, action, provider)
   const { url } = context
   switch (action) {
     case "providers":
@@ -111,7 +128,7 @@ export async function get(context: RequestContext, action: string, provider: Res
     case "error":
       return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme, await developmentHint(context.diagnostics.development, url.searchParams.get("error"))), [], 400)
     case "verify-request":
-      return html(verifyRequestPage(context.theme))
+      return html(checkEmailPage(context) ?? verifyRequestPage(context.theme))
     default:
       return json({ error: "NotFound" }, [], 404)
   }

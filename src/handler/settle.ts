@@ -16,6 +16,7 @@ import { trimTrailingSlashes } from "../lib/trim-slashes.js"
 import type { LoggerInstance } from "../types.js"
 import type { SettledConfig } from "./context.js"
 import { settleDiagnostics } from "../adapters/diagnostics.js"
+import { hidePasswordField } from "../adapters/hide-password.js"
 import { settleLogger } from "./logger.js"
 import { checkSecretStrength } from "./secret-strength.js"
 import type { AuthConfig, AuthPages } from "./options.js"
@@ -41,13 +42,15 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   const sessionMaxAge = wholeSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
   if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
   const secret = secretsOrEnv(config.secret ?? envSecrets(env, logger))
+  // Users never carry a `password` column (an adapter that selects * reads it): see hide-password.ts.
+  const adapter = hidePasswordField(config.adapter)
   checkSecretStrength(config.secret, secret, env, logger)
   return {
     secret,
     basePath,
     sessionMaxAge,
     updateAge: wholeSeconds(config.session?.updateAge, "session.updateAge", DAY),
-    ...settleSessionStore(config.session, config.adapter),
+    ...settleSessionStore(config.session, adapter),
     sessionsBoundToBrowser: config.session?.sharedAcrossSubdomains !== true,
     trustHost: config.trustHost ?? (config.trustedProxy !== undefined || ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? "")),
     pinnedUrl,
@@ -63,8 +66,9 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     events: config.events ?? {},
     codec: config.jwt ?? {},
     http: { fetch: config.fetch, timeout: config.timeout },
-    adapter: config.adapter,
+    adapter,
     webauthn: config.webauthn,
+    passwords: config.passwords,
     redirectProxyUrl,
     redirectProxy: settleRedirectProxy(redirectProxyUrl, config.redirectProxyOrigins ?? readEnv("AUTH_REDIRECT_PROXY_ORIGINS", env)?.split(",")),
     ...settleProviderTokens(config, secret, logger),

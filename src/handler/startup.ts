@@ -10,6 +10,7 @@ import type { SettledConfig } from "./context.js"
 import type { AuthConfig } from "./options.js"
 import { warnOnUnknownOptions } from "./unknown-options.js"
 import { checkWebAuthnAtStartup } from "./webauthn-startup.js"
+import { checkPasswordsAtStartup } from "./password.js"
 
 /** Token endpoint authentication methods that need the client secret. */
 const SECRET_METHODS = new Set(["client_secret_basic", "client_secret_post", "client_secret_jwt"])
@@ -46,5 +47,6 @@ export function checkAtStartup(settled: SettledConfig, config: AuthConfig): Reso
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })
   }
   checkWebAuthnAtStartup(settled, config, providers)
+  checkPasswordsAtStartup(settled, providers)
   return providers
 }

@@ -33,6 +33,7 @@ const KNOWN_OPTIONS: Record<keyof AuthConfig, true> = {
   timeout: true,
   env: true,
   webauthn: true,
+  passwords: true,
   providerTokens: true,
 }
 

@@ -62,6 +62,11 @@ export interface PasswordVerification {
 export interface PasswordHasher {
   /** Checks a new password against the rules and hashes it. */
   hash(password: string): Promise<string>
+  /**
+   * Hashes a password that just verified, for `needsRehash`: normalised, but not held to the rules
+   * for new passwords (an old password may be shorter than today's minimum, and must still move).
+   */
+  rehash(password: string): Promise<string>
   /** Verifies a password against a stored hash (latchkey's or a legacy one). */
   verify(password: string, stored: string): Promise<PasswordVerification>
   /** Costs what a verify costs, and never matches: for an unknown user. */
@@ -116,6 +121,9 @@ export function passwordHasherOn(loadKdf: () => Promise<PasswordKdf>, options: P
     async hash(password) {
       const normalized = await checkNewPassword(password, policy)
       return hashWith(await loadKdf(), target, normalized)
+    },
+    async rehash(password) {
+      return hashWith(await loadKdf(), target, normalizePassword(password, policy))
     },
     async verify(password, stored) {
       const normalized = normalizePassword(password, policy)

@@ -6,15 +6,24 @@
  * bundle carries a `node:` import. Hashes latchkey did not write verify through legacy verifiers and
  * are flagged for rehashing. An app without passwords imports none of this.
  *
+ * The account routes live here too (sign-up, sign-in, verification, forgot and reset, change of
+ * password and of address): {@link passwords} is the plug-in an app passes to `createAuth` with a
+ * `Password()` provider. The handler only recognises a password request and calls
+ * `passwords.handle` with what it lends the routes ({@link PasswordHost}).
+ *
  * @module
  */
 import { loadKdf } from "#password-kdf"
+import { handlePasswordRequest } from "./handle.js"
 import { passwordHasherOn, type PasswordHasher, type PasswordOptions, type PasswordVerification } from "./hasher.js"
+import type { PasswordsPlugIn } from "./host.js"
 
 export { haveIBeenPwned, type PwnedPasswordsOptions } from "./breached.js"
 export type { PasswordHasher, PasswordOptions, PasswordVerification } from "./hasher.js"
 export type { LegacyVerifier } from "./legacy.js"
 export type { HashingOptions, PasswordAlgorithm } from "./parameters.js"
+export type { PasswordHost, PasswordPage, PasswordPageInput, PasswordProvider, PasswordRequest, PasswordRoute, PasswordSignIn, PasswordsPlugIn } from "./host.js"
+export type { PasswordErrorCode, PolicyReason } from "./answers.js"
 export type { BreachedPasswordCheck, PasswordPolicy, PasswordPolicyOptions } from "./policy.js"
 
 /**
@@ -146,4 +155,58 @@ export function checkPassword(password: string, options?: PasswordOptions): Prom
  */
 export async function passwordBackend(): Promise<"node" | "webcrypto"> {
   return (await loadKdf()).name
+}
+
+/**
+ * The password-accounts plug-in with the app's hashing settings (the rules, legacy verifiers for
+ * hashes another system wrote, the algorithm): pass it to `createAuth` as `passwords`.
+ *
+ * Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import bcrypt from "bcryptjs"
+ * import { createAuth } from "latchkey"
+ * import { memoryAdapter } from "latchkey/adapters"
+ * import Password from "latchkey/providers/password"
+ * import { passwordsWith } from "latchkey/passwords"
+ * const legacy = [{ id: "bcrypt", matches: (hash: string) => hash.startsWith("$2"), verify: (password: string, hash: string) => bcrypt.compare(password, hash) }]
+ * export const { handler, auth } = createAuth({
+ *   providers: [Password({ sendEmail: async (mail) => console.info(mail.to, mail.subject) })],
+ *   adapter: memoryAdapter(),
+ *   passwords: passwordsWith({ policy: { minLength: 12 }, legacy }),
+ * })
+ * ```
+ */
+export function passwordsWith(options: PasswordOptions): PasswordsPlugIn {
+  const hasher = createPasswordHasher(options)
+  return { hasher, handle: (host, request) => handlePasswordRequest(hasher, host, request) }
+}
+
+/**
+ * The password-accounts plug-in with the default hashing settings, for `createAuth`'s `passwords`
+ * option beside a `Password()` provider. Its routes live under the handler's base path:
+ * `POST callback/password`, and `password/sign-up`, `verify-email`, `forgot`, `reset`, `change`,
+ * `change-email` and `confirm-email`. See docs/passwords.md, "Accounts".
+ *
+ * Exported from `latchkey/passwords`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "latchkey"
+ * import { memoryAdapter } from "latchkey/adapters"
+ * import Password from "latchkey/providers/password"
+ * import { passwords } from "latchkey/passwords"
+ * export const { handler, auth } = createAuth({
+ *   providers: [Password({ sendEmail: async (mail) => console.info(mail.to, mail.subject) })],
+ *   adapter: memoryAdapter(),
+ *   passwords,
+ * })
+ * ```
+ */
+export const passwords: PasswordsPlugIn = {
+  get hasher() {
+    return hasherFor(undefined)
+  },
+  handle: (host, request) => handlePasswordRequest(hasherFor(undefined), host, request),
 }

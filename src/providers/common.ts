@@ -15,7 +15,7 @@
  * const redirects = (type: ProviderType) => type === "oauth" || type === "oidc"
  * ```
  */
-export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn" | "password"
 
 /**
  * What every provider has.

@@ -146,6 +146,7 @@ export type BuiltInProviderType =
   | "mailgun"
   | "nodemailer"
   | "passkey"
+  | "password"
   | "postmark"
   | "resend"
   | "sendgrid"

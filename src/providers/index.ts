@@ -133,6 +133,7 @@ export { default as Zoom, type ZoomProfile } from "./zoom.js"
 export { default as Credentials } from "./credentials.js"
 export { default as WebAuthn, type RelyingParty, type WebAuthnUserConfig } from "./webauthn.js"
 export { default as Passkey } from "./passkey.js"
+export { default as Password, type PasswordEmail, type PasswordTokenLifetimes, type PasswordUserConfig, type SignUpField, type SignUpInput } from "./password.js"
 
 export { default as Email } from "./email/email.js"
 export { default as Nodemailer, type NodemailerUserConfig } from "./email/nodemailer.js"

@@ -9,11 +9,13 @@ import type { Account, Awaitable, Profile, TokenSet, User } from "../types.js"
 import type { CredentialsConfig } from "./credentials.js"
 import type { EmailConfig } from "./email/types.js"
 import type { WebAuthnConfig } from "./webauthn.js"
+import type { PasswordConfig } from "./password.js"
 import type { CommonProviderOptions, ProviderType } from "./common.js"
 
 export type { CredentialInput, CredentialsConfig } from "./credentials.js"
 export type { EmailConfig, EmailUserConfig } from "./email/types.js"
 export type { WebAuthnConfig } from "./webauthn.js"
+export type { PasswordConfig } from "./password.js"
 export type { CommonProviderOptions, ProviderType } from "./common.js"
 
 /**
@@ -526,7 +528,7 @@ export interface WidenedOAuthConfig extends Omit<OAuth2Config<any>, "type" | "ch
  * const ids = configs.map((config) => config.id) // ["github", "resend"]
  * ```
  */
-export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig | WebAuthnConfig
+export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig | WebAuthnConfig | PasswordConfig
 
 /**
  * A provider: a configuration, or a factory that makes one (`GitHub` as well as `GitHub({...})`).
@@ -541,7 +543,7 @@ export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig 
  * const google: Provider<GoogleProfile> = Google({ authorization: { params: { prompt: "select_account" } } })
  * ```
  */
-export type Provider<P = any> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | WidenedOAuthConfig | ((options?: any) => ProviderConfig)
+export type Provider<P = any> = OAuthConfig<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | PasswordConfig | WidenedOAuthConfig | ((options?: any) => ProviderConfig)
 
 /**
  * The `providers` list of a config.
@@ -625,3 +627,4 @@ export type ResolvedProvider =
   | (EmailConfig & AppProvider)
   | (CredentialsConfig & AppProvider)
   | (WebAuthnConfig & AppProvider)
+  | (PasswordConfig & AppProvider)

@@ -34,6 +34,16 @@ export const DEFAULT_LIMITS: LimitTable = {
   "email-callback": { client: per(30, 5), identifier: per(10, 15) },
   // Options are a challenge each; the identifier is the address of a sign-up, when there is one.
   passkey: { client: per(60, 5), identifier: per(20, 15) },
+  // A password sign-in is a credentials sign-in: the same guess budget per account.
+  "password-sign-in": { client: per(30, 5), identifier: per(10, 15) },
+  // Each sign-up mails the address (a link or a notice) and hashes: a few per address, a few dozen per client.
+  "password-sign-up": { client: per(10, 15), identifier: per(5, 60) },
+  // A reset request is a mail, as an email sign-in link is.
+  "password-forgot": { client: per(10, 15), identifier: per(5, 60) },
+  // Tokens are 256 bits: this bounds hashing load and scanners.
+  "password-reset": { client: per(30, 15), identifier: per(10, 15) },
+  // Each attempt verifies the current password: as a sign-in, per client (the account is the session's).
+  "password-change": { client: per(10, 15), identifier: false },
   // A page makes a few auth requests; 120 a minute per client is a ceiling only a script meets.
   all: { client: per(120, 1), identifier: false },
 }

@@ -79,7 +79,9 @@ export interface RateLimitStore {
 /**
  * The limited routes. `credentials`: a credentials sign-in (`POST /signin/:id` or `/callback/:id`);
  * `email-send`: asking for a magic link; `email-callback`: following one; `passkey`: the passkey
- * options and callback; `all`: every auth route but the session, per client.
+ * options and callback; `password-sign-in`, `-sign-up`, `-forgot`, `-reset` and `-change`: the
+ * password routes' POSTs (`-change` covers a change of address too); `all`: every auth route but
+ * the session, per client.
  *
  * Exported from `latchkey/rate-limits`.
  *
@@ -89,7 +91,7 @@ export interface RateLimitStore {
  * const captchaOn: RateLimitRoute[] = ["credentials", "email-send"]
  * ```
  */
-export type RateLimitRoute = "credentials" | "email-send" | "email-callback" | "passkey" | "all"
+export type RateLimitRoute = "credentials" | "email-send" | "email-callback" | "passkey" | "password-sign-in" | "password-sign-up" | "password-forgot" | "password-reset" | "password-change" | "all"
 
 /**
  * The two keys of one route's limit: per client (IP address, IPv6 by /64) and per identifier (the

@@ -46,9 +46,15 @@ describe("revoking sessions", () => {
     expect(await sessionOf(phone)).not.toBeNull()
   })
 
-  it("JWT sessions cannot be revoked, and say so", async () => {
-    const site = secureApp({ providers: [corp()], adapter: memoryAdapter(), session: { strategy: "jwt" } })
-    await expect(site.revokeSessions("any")).rejects.toMatchObject({ code: "ERR_INVALID_OPTION", option: "session.strategy" })
+  it("JWT sessions are revoked through their user's session version; one JWT session alone cannot be, and says so", async () => {
+    const adapter = memoryAdapter()
+    const site = secureApp({ providers: [corp()], adapter, session: { strategy: "jwt" } })
+    const laptop = await signedIn(site, ADA)
+    const other = await signedIn(site, EVE)
+    await site.revokeSessions(userIdOf(adapter, ADA.sub))
+    expect(await sessionOf(laptop)).toBeNull()
+    expect(await sessionOf(other)).toMatchObject({ user: { email: EVE.email } })
+    await expect(site.revokeSession("any")).rejects.toMatchObject({ code: "ERR_INVALID_OPTION", option: "session.strategy" })
   })
 
   it("an Auth.js adapter without deleteSessionsByUserId gets a typed error naming it", async () => {

@@ -60,7 +60,7 @@ const DEFAULT_SCOPE = "openid profile email"
 const WELL_KNOWN_SUFFIXES = ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]
 
 /** Every provider type, for the message that refuses another. */
-const PROVIDER_TYPES = ["oidc", "oauth", "email", "credentials", "webauthn"]
+const PROVIDER_TYPES = ["oidc", "oauth", "email", "credentials", "webauthn", "password"]
 
 /** In a record's `wellKnown`, the issuer, for a provider whose discovery is not at the standard path (Frontegg). */
 const ISSUER = "{issuer}"
@@ -310,7 +310,7 @@ export function resolveProvider(provider: Provider<any>, options: ResolveProvide
   checkAppUrl(options.baseUrl)
   const urls = appUrls(config, options)
   if (config.type === "oauth" || config.type === "oidc") return resolveOAuth(config, handWritten, urls, options, env)
-  if (config.type === "email" || config.type === "credentials" || config.type === "webauthn") return resolveOther(config, urls, env)
+  if (config.type === "email" || config.type === "credentials" || config.type === "webauthn" || config.type === "password") return resolveOther(config, urls, env)
   const { id, type } = config as { id: string; type: unknown }
   const suggestion = typeof type === "string" ? didYouMean(type, PROVIDER_TYPES) : ""
   throw new InvalidProviderError(id, "type", `unknown provider type "${String(type).slice(0, 64)}"${suggestion}; it is one of ${PROVIDER_TYPES.join(", ")}.`)

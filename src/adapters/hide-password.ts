@@ -1,0 +1,47 @@
+/**
+ * The password hash never travels with a user. An adapter that reads the users table with `select *`
+ * (`@auth/pg-adapter`, and an Auth.js credentials app's own) returns the new `password` column on
+ * every user; this wraps the adapter once, at `createAuth`, so every user it returns loses the field
+ * before it reaches a callback, an event, a session or the client. The hash is read only through
+ * `getUserPassword`.
+ */
+import type { Adapter } from "./adapter.js"
+
+/** The methods that answer a user (or a session with its user). */
+const USER_METHODS = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser"] as const
+
+/** `value` without an own `password` property (a copy only when it has one). */
+function withoutPassword<T>(value: T): T {
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, "password")) return value
+  const { password: _password, ...rest } = value as T & { password?: unknown }
+  return rest as T
+}
+
+/**
+ * The adapter with the `password` field removed from every user it answers. The other methods are
+ * the adapter's own (reached through the prototype, so a class-based adapter keeps its `this`).
+ *
+ * @example
+ * ```ts
+ * const adapter = hidePasswordField(PostgresAdapter(pool))
+ * await adapter.getUser!(id) // no `password`, even though the row has one
+ * ```
+ */
+export function hidePasswordField(adapter: Adapter | undefined): Adapter | undefined {
+  if (adapter === undefined || adapter === null || typeof adapter !== "object") return adapter
+  const hidden = Object.create(adapter) as Adapter
+  const own = hidden as Record<string, unknown>
+  for (const name of USER_METHODS) {
+    const method = adapter[name] as ((...args: unknown[]) => unknown) | undefined
+    if (typeof method !== "function") continue
+    own[name] = async (...args: unknown[]) => withoutPassword(await method.apply(adapter, args))
+  }
+  const sessionAndUser = adapter.getSessionAndUser
+  if (typeof sessionAndUser === "function") {
+    hidden.getSessionAndUser = async (token) => {
+      const found = await sessionAndUser.call(adapter, token)
+      return found ? { ...found, user: withoutPassword(found.user) } : found
+    }
+  }
+  return hidden
+}

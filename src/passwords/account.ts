@@ -1,0 +1,81 @@
+/**
+ * Changes a signed-in user makes, each proven by the current password: a new password
+ * (`POST password/change`, optionally ending every other session) and a new address
+ * (`POST password/change-email`: a link to the new address, a notice to the old one, and the old
+ * address signs in until the link is followed; `GET password/confirm-email`). A new address that
+ * belongs to another user is answered like any other (its owner is told), and refused when the link
+ * is followed.
+ */
+import type { AdapterUser } from "../adapters/adapter.js"
+import { InvalidPasswordHashError, PasswordPolicyError } from "../errors.js"
+import type { User } from "../types.js"
+import { addressOf, checkEmailUrl, policyReason, refuse, send, siteOf } from "./answers.js"
+import { mailLink, type RouteContext } from "./context.js"
+import { mails } from "./mail.js"
+import { useToken } from "./tokens.js"
+
+const YES = new Set(["true", "1", "on", "yes"])
+
+/** The signed-in user whose current password is `password`, or the refusal to answer. */
+async function provenUser(route: RouteContext, password: string | null, back: string): Promise<AdapterUser | Response> {
+  const { host, adapter, hasher } = route
+  const signedIn = await host.signedInUser()
+  const user = signedIn ? (signedIn.user ?? (await adapter.getUser(signedIn.userId))) : null
+  if (!user) return refuse(host, "SessionRequired", back)
+  const stored = await adapter.getUserPassword(user.id)
+  let valid = false
+  try {
+    valid = stored ? (await hasher.verify(password ?? "", stored)).valid : (await hasher.verifyDummy(password ?? "")).valid
+  } catch (error) {
+    if (error instanceof InvalidPasswordHashError) host.logger.error(error)
+    else if (!(error instanceof PasswordPolicyError)) throw error
+  }
+  return valid ? user : refuse(host, "InvalidCurrentPassword", back)
+}
+
+export async function changePassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
+  const { host, provider, adapter, hasher } = route
+  const back = await host.safeRedirect(form.get("callbackUrl"))
+  const user = await provenUser(route, form.get("currentPassword"), back)
+  if (user instanceof Response) return user
+  let hash: string
+  try {
+    hash = await hasher.hash(form.get("newPassword") ?? "")
+  } catch (error) {
+    if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
+    throw error
+  }
+  await adapter.setUserPassword(user.id, hash)
+  if (!YES.has(form.get("revokeOtherSessions") ?? "")) return host.go(back)
+  // Every session ends, this one too; this browser then gets a fresh one.
+  await host.revokeSessions(user.id)
+  return host.asAnswer(await host.completeSignIn({ user: user as User, providerId: provider.id, isNewUser: false, callbackUrl: back }))
+}
+
+export async function changeEmail(route: RouteContext, form: URLSearchParams): Promise<Response> {
+  const { host, provider, adapter } = route
+  const back = await host.safeRedirect(form.get("callbackUrl"))
+  const user = await provenUser(route, form.get("password"), back)
+  if (user instanceof Response) return user
+  const newEmail = addressOf(provider, form.get("newEmail"))
+  if (!newEmail || newEmail === addressOf(provider, user.email)) return refuse(host, "InvalidRequest", back)
+  const site = siteOf(host)
+  const owner = await adapter.getUserByEmail(newEmail)
+  if (owner && owner.id !== user.id) await send(host, provider, mails.signUpNotice(newEmail, site))
+  else await mailLink(route, "change-email", user, newEmail, form.get("callbackUrl"))
+  if (user.email) await send(host, provider, mails.emailChangedNotice(user.email, newEmail, site))
+  return host.go(checkEmailUrl(host, "change-email"))
+}
+
+export async function confirmEmail(route: RouteContext): Promise<Response> {
+  const { host, provider, adapter } = route
+  const query = host.url.searchParams
+  const email = addressOf(provider, query.get("email"))
+  const userId = await useToken(adapter, host.secret, "change-email", query.get("token"), email)
+  const user = userId === undefined ? null : await adapter.getUser(userId)
+  const owner = email ? await adapter.getUserByEmail(email) : null
+  if (!user || !email || (owner && owner.id !== user.id)) return refuse(host, "InvalidToken", host.signInUrl)
+  const changed = await adapter.updateUser({ id: user.id, email, emailVerified: new Date() })
+  await host.fireEvent("updateUser", { user: changed })
+  return host.go(await host.safeRedirect(query.get("callbackUrl")))
+}

@@ -1,0 +1,45 @@
+/**
+ * What every password route works with: the host, the app's provider, the hasher, and the adapter
+ * checked for the methods password accounts call (requirements.ts, `PASSWORD_METHODS`).
+ */
+import { withAdapterMethods, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
+import { PASSWORD_METHODS } from "../adapters/requirements.js"
+import type { PasswordHasher } from "./hasher.js"
+import type { PasswordHost, PasswordProvider } from "./host.js"
+import { addressOf, send, siteOf } from "./answers.js"
+import { mails } from "./mail.js"
+import { issueToken, type TokenKind } from "./tokens.js"
+
+export type PasswordAdapter = AdapterWith<(typeof PASSWORD_METHODS)[number]>
+
+export interface RouteContext {
+  host: PasswordHost
+  provider: PasswordProvider
+  hasher: PasswordHasher
+  adapter: PasswordAdapter
+}
+
+export function routeContext(host: PasswordHost, provider: PasswordProvider, hasher: PasswordHasher): RouteContext {
+  return { host, provider, hasher, adapter: withAdapterMethods(host.adapter, PASSWORD_METHODS, `provider "${provider.id}" (password accounts)`) }
+}
+
+const LIFETIME = { "verify-email": "verifyEmail", reset: "reset", "change-email": "changeEmail" } as const
+const LINK_ROUTE = { "verify-email": "password/verify-email", reset: "password/reset", "change-email": "password/confirm-email" } as const
+
+/** Issues a token of `kind` for the user and mails its link to `to`. */
+export async function mailLink(route: RouteContext, kind: TokenKind, user: AdapterUser, to: string, callbackUrl?: string | null): Promise<void> {
+  const { host, provider, adapter } = route
+  const token = await issueToken(adapter, host.secret, kind, user.id, to, provider.tokenMaxAge[LIFETIME[kind]])
+  const url = new URL(`${host.baseUrl}/${LINK_ROUTE[kind]}`)
+  url.searchParams.set("token", token)
+  url.searchParams.set("email", to)
+  if (callbackUrl) url.searchParams.set("callbackUrl", callbackUrl)
+  const site = siteOf(host)
+  const mail = kind === "verify-email" ? mails.verifyEmail(to, url.href, site) : kind === "reset" ? mails.reset(to, url.href, site) : mails.changeEmail(to, url.href, site)
+  await send(host, provider, mail)
+}
+
+/** Whether the user's stored address is `email` (both normalised as the provider does). */
+export function hasAddress(route: RouteContext, user: AdapterUser | null, email: string): user is AdapterUser {
+  return user !== null && addressOf(route.provider, user.email) === email
+}

@@ -1,0 +1,56 @@
+/**
+ * The mailed links that prove an address: verifying it after sign-up (`GET password/verify-email`),
+ * and forgot → reset (`POST password/forgot`, `POST password/reset`). Forgot answers "check your
+ * email" whatever the address; an unknown one costs a dummy verify instead of a mail. A reset is
+ * checked against the rules before its token is spent (a weak password leaves the link usable),
+ * ends every session of the user by default, and signs this browser in.
+ */
+import { PasswordPolicyError } from "../errors.js"
+import type { User } from "../types.js"
+import { addressOf, checkEmailUrl, policyReason, refuse, routeUrl } from "./answers.js"
+import { hasAddress, mailLink, type RouteContext } from "./context.js"
+import { useToken } from "./tokens.js"
+
+export async function verifyEmail(route: RouteContext): Promise<Response> {
+  const { host, provider, adapter } = route
+  const query = host.url.searchParams
+  const email = addressOf(provider, query.get("email"))
+  const userId = await useToken(adapter, host.secret, "verify-email", query.get("token"), email)
+  const user = userId === undefined ? null : await adapter.getUser(userId)
+  if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", host.signInUrl)
+  const verified = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
+  await host.fireEvent("updateUser", { user: verified })
+  return host.asAnswer(await host.completeSignIn({ user: verified as User, providerId: provider.id, isNewUser: true, callbackUrl: query.get("callbackUrl") }))
+}
+
+export async function forgotPassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
+  const { host, provider, adapter, hasher } = route
+  const email = addressOf(provider, form.get("email"))
+  const user = email ? await adapter.getUserByEmail(email) : null
+  const resettable = user !== null && (provider.allowLinkingToExistingUser || Boolean(await adapter.getUserPassword(user.id)))
+  if (resettable) await mailLink(route, "reset", user, email!, form.get("callbackUrl"))
+  else await hasher.verifyDummy("an address with no password")
+  return host.go(checkEmailUrl(host, "reset"))
+}
+
+export async function resetPassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
+  const { host, provider, adapter, hasher } = route
+  const token = form.get("token")
+  const email = addressOf(provider, form.get("email"))
+  const back = routeUrl(host, "password/reset", { token, email })
+  let hash: string
+  try {
+    hash = await hasher.hash(form.get("password") ?? "")
+  } catch (error) {
+    if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
+    throw error
+  }
+  const userId = await useToken(adapter, host.secret, "reset", token, email)
+  const user = userId === undefined ? null : await adapter.getUser(userId)
+  if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", back)
+  await adapter.setUserPassword(user.id, hash)
+  // The link proved the address.
+  const current = user.emailVerified ? user : await adapter.updateUser({ id: user.id, emailVerified: new Date() })
+  if (provider.revokeSessionsOnReset) await host.revokeSessions(user.id)
+  return host.asAnswer(await host.completeSignIn({ user: current as User, providerId: provider.id, isNewUser: false, callbackUrl: form.get("callbackUrl") }))
+}

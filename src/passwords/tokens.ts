@@ -1,0 +1,72 @@
+/**
+ * The single-use tokens of the mailed links, on Auth.js's two verification-token methods alone.
+ * A token is 32 random bytes plus the user's id; the adapter stores only its SHA-256 with the app's
+ * secret, under an identifier that names the link's kind, the user and the address, so a link for
+ * one user or address is nothing for another. `useVerificationToken` deletes the row it returns:
+ * a link works once.
+ *
+ * A newer link supersedes an older one of the same kind without reading any row: beside each token,
+ * one "latest" row per user and kind records the newest token's expiry (expiries only grow, by
+ * whole seconds, so a database that keeps seconds keeps them apart). Using a link takes both rows;
+ * a link whose expiry is not the latest one's is refused, and the latest row is put back for the
+ * newer link.
+ */
+import type { AdapterWith } from "../adapters/adapter.js"
+import { decodeBase64url, encodeBase64url } from "../lib/base64url.js"
+import { sha256Hex } from "../lib/digest.js"
+
+/** The kinds of mailed link that carry a token. */
+export type TokenKind = "verify-email" | "reset" | "change-email"
+
+type TokenAdapter = AdapterWith<"createVerificationToken" | "useVerificationToken">
+
+const identifierOf = (kind: TokenKind, userId: string, email: string) => `latchkey-password:${kind}:${userId}:${email}`
+const latestOf = (kind: TokenKind, userId: string) => ({ identifier: `latchkey-password-latest:${kind}:${userId}`, token: "latest" })
+const storedOf = (kind: TokenKind, token: string, secret: string) => sha256Hex(`${kind}:${token}:${secret}`)
+
+/** The user id a token carries, or undefined for a token that is not one of ours. */
+function userIdOf(token: string): string | undefined {
+  const [random, user, ...rest] = token.split(".")
+  if (rest.length > 0 || random?.length !== 43 || !user) return undefined
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64url(user))
+  } catch {
+    return undefined
+  }
+}
+
+const timeOf = (expires: Date | string) => new Date(expires).getTime()
+
+/**
+ * Makes a token for `userId` and `email`, valid for `maxAge` seconds, and stores its hash; the
+ * newest token of a kind supersedes every older one of that user. Answers the token for the link.
+ */
+export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number): Promise<string> {
+  const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}`
+  const previous = await adapter.useVerificationToken(latestOf(kind, userId))
+  let expires = Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000
+  if (previous && timeOf(previous.expires) >= expires) expires = timeOf(previous.expires) + 1000
+  await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
+  await adapter.createVerificationToken({ ...latestOf(kind, userId), expires: new Date(expires) })
+  return token
+}
+
+/**
+ * Uses a token: the user id it was made for when it is this kind's, for `email`, unused, unexpired
+ * and the newest; else undefined. Either way a matching token is spent.
+ */
+export async function useToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, token: string | null, email: string | undefined): Promise<string | undefined> {
+  const userId = token && email ? userIdOf(token) : undefined
+  if (userId === undefined) return undefined
+  let stored = null
+  for (const secret of secrets) {
+    stored = await adapter.useVerificationToken({ identifier: identifierOf(kind, userId, email!), token: await storedOf(kind, token!, secret) })
+    if (stored) break
+  }
+  if (!stored) return undefined
+  const latest = await adapter.useVerificationToken(latestOf(kind, userId))
+  const newest = latest !== null && timeOf(latest.expires) === timeOf(stored.expires)
+  // An older link: the newer one must keep working.
+  if (latest && !newest) await adapter.createVerificationToken(latest)
+  return newest && timeOf(stored.expires) > Date.now() ? userId : undefined
+}

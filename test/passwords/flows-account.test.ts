@@ -1,0 +1,87 @@
+// What a signed-in user changes with the current password: the password (optionally ending every
+// other session) and the address (a link to the new one, a notice to the old; the old one signs in
+// until the link is followed; an address of another user is never taken).
+import { describe, expect, it } from "vitest"
+import { GOOD, linkOf, ORIGIN, OTHER, passwordApp, signedUpUser } from "./flows-support.js"
+
+describe.each(["jwt", "database"] as const)("changes with %s sessions", (strategy) => {
+  it("changes the password only with the current one, and keeps other sessions unless asked", async () => {
+    const app = passwordApp({ strategy })
+    const laptop = await signedUpUser(app, "ada@example.com")
+    const phone = app.browser()
+    await phone.signIn("ada@example.com", GOOD)
+
+    const anonymous = await app.browser().post("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER }, { script: true })
+    expect(anonymous.status).toBe(401)
+    expect(await anonymous.json()).toEqual({ error: "SessionRequired" })
+    const without = await laptop.post("/auth/password/change", { newPassword: OTHER }, { script: true })
+    expect(without.status).toBe(403)
+    expect(await without.json()).toEqual({ error: "InvalidCurrentPassword" })
+    const wrong = await laptop.post("/auth/password/change", { currentPassword: "not the password at all", newPassword: OTHER }, { script: true })
+    expect(await wrong.json()).toEqual({ error: "InvalidCurrentPassword" })
+    const weak = await laptop.post("/auth/password/change", { currentPassword: GOOD, newPassword: "short" }, { script: true })
+    expect(await weak.json()).toEqual({ error: "PasswordPolicy", reason: "too_short" })
+
+    const changed = await laptop.post("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER }, { script: true })
+    expect(changed.status).toBe(200)
+    expect(await changed.json()).toEqual({ url: `${ORIGIN}/` })
+    expect((await phone.session())?.user?.email).toBe("ada@example.com")
+    expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(401)
+    expect((await app.browser().signIn("ada@example.com", OTHER, { script: true })).status).toBe(200)
+  })
+
+  it("ends every other session when asked, and re-issues this browser's", async () => {
+    const app = passwordApp({ strategy })
+    const laptop = await signedUpUser(app, "ada@example.com")
+    const phone = app.browser()
+    await phone.signIn("ada@example.com", GOOD)
+    const before = laptop.cookie
+    const changed = await laptop.post("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER, revokeOtherSessions: "true" }, { script: true })
+    expect(changed.status).toBe(200)
+    expect(laptop.cookie).not.toBe(before)
+    expect((await laptop.session())?.user?.email).toBe("ada@example.com")
+    expect(await phone.session()).toBeNull()
+  })
+
+  it("changes the address through a link to the new one, with a notice to the old; the old one works until then", async () => {
+    const app = passwordApp({ strategy })
+    const browser = await signedUpUser(app, "ada@example.com")
+    const wrong = await browser.post("/auth/password/change-email", { newEmail: "ada@new.example", password: "not the password at all" }, { script: true })
+    expect(await wrong.json()).toEqual({ error: "InvalidCurrentPassword" })
+
+    const asked = await browser.post("/auth/password/change-email", { newEmail: "Ada@New.example", password: GOOD }, { script: true })
+    expect(asked.status).toBe(200)
+    expect(await asked.json()).toEqual({ url: `${ORIGIN}/auth/verify-request?provider=password&kind=change-email` })
+    const link = app.mailTo("ada@new.example", "change-email")!
+    const notice = app.mailTo("ada@example.com", "email-changed-notice")!
+    expect(notice.text).toContain("ada@new.example")
+    expect(notice.url).toBeUndefined()
+    expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
+
+    const confirmed = await app.browser().get(linkOf(link))
+    expect(confirmed.status).toBe(302)
+    expect(confirmed.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(401)
+    expect((await app.browser().signIn("ada@new.example", GOOD, { script: true })).status).toBe(200)
+    // The link works once.
+    expect((await app.browser().get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
+  })
+
+  it("never takes another user's address: the answer is the same, its owner is told, and a link is refused", async () => {
+    const app = passwordApp({ strategy })
+    const ada = await signedUpUser(app, "ada@example.com")
+    await signedUpUser(app, "bob@example.com")
+    const free = await ada.post("/auth/password/change-email", { newEmail: "free@example.com", password: GOOD }, { script: true })
+    const taken = await ada.post("/auth/password/change-email", { newEmail: "bob@example.com", password: GOOD }, { script: true })
+    expect(taken.status).toBe(free.status)
+    expect(await taken.json()).toEqual(await free.json())
+    expect(app.mailTo("bob@example.com", "change-email")).toBeUndefined()
+    expect(app.mailTo("bob@example.com", "sign-up-notice")).toBeDefined()
+
+    // Bob's address taken after Ada's link was mailed: following it changes nothing.
+    const link = app.mailTo("free@example.com", "change-email")!
+    await app.adapter.createUser({ email: "free@example.com", emailVerified: new Date() })
+    expect((await app.browser().get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
+    expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
+  })
+})

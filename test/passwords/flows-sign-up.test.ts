@@ -1,0 +1,111 @@
+// Sign-up, email verification and sign-in through createAuth's handler, with JWT and database
+// sessions, a captured mailbox and a cookie jar.
+import { describe, expect, it } from "vitest"
+import { GOOD, linkOf, ORIGIN, passwordApp, signedUpUser } from "./flows-support.js"
+
+describe.each(["jwt", "database"] as const)("password sign-up and sign-in with %s sessions", (strategy) => {
+  it("signs up, mails a verification link, refuses sign-in until it is followed, then signs in", async () => {
+    const app = passwordApp({ strategy })
+    const browser = app.browser()
+    const answer = await browser.signUp({ email: "Ada@Example.com", password: GOOD, name: "Ada Lovelace", callbackUrl: `${ORIGIN}/dashboard` })
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?provider=password&kind=verify-email`)
+    const [user] = [...app.adapter.users.values()]
+    expect(user).toMatchObject({ email: "ada@example.com", name: "Ada Lovelace", emailVerified: null })
+    expect(user).not.toHaveProperty("password")
+    expect(await app.adapter.getUserPassword(user!.id)).toMatch(/^\$scrypt\$/)
+    expect(await browser.session()).toBeNull()
+
+    const refused = await browser.signIn("ada@example.com", GOOD, { script: true })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ error: "EmailNotVerified" })
+
+    // The refused sign-in mailed a fresh link, which supersedes the sign-up's.
+    const [first, mail] = app.mailbox.filter((sent) => sent.kind === "verify-email")
+    expect(mail!.text).toContain(mail!.url)
+    expect(first!.url).toContain(encodeURIComponent(`${ORIGIN}/dashboard`))
+    const older = await app.browser().get(linkOf(first))
+    expect(older.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=InvalidToken`)
+    const verified = await browser.get(linkOf(mail))
+    expect(verified.status).toBe(302)
+    expect(verified.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect((await browser.session())?.user?.email).toBe("ada@example.com")
+    expect(app.adapter.users.get(user!.id)!.emailVerified).toBeInstanceOf(Date)
+
+    // The link works once.
+    const again = await app.browser().get(linkOf(mail))
+    expect(again.headers.get("location")).toContain("error=InvalidToken")
+
+    const other = app.browser()
+    const signedIn = await other.signIn("ADA@example.com", GOOD, { script: true })
+    expect(signedIn.status).toBe(200)
+    expect(await signedIn.json()).toEqual({ url: `${ORIGIN}/` })
+    expect((await other.session())?.user).toMatchObject({ email: "ada@example.com", name: "Ada Lovelace" })
+    expect(app.errors).toEqual([])
+  })
+
+  it("signs in at once when verification is off, and a form post is redirected with the session cookie", async () => {
+    const app = passwordApp({ strategy, provider: { requireEmailVerification: false } })
+    const browser = app.browser()
+    const answer = await browser.signUp({ email: "ada@example.com", password: GOOD, callbackUrl: `${ORIGIN}/welcome` })
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get("location")).toBe(`${ORIGIN}/welcome`)
+    expect((await browser.session())?.user?.email).toBe("ada@example.com")
+    expect(app.mailbox).toEqual([])
+  })
+
+  it("answers a wrong password, an unknown address and a user without a password with CredentialsSignin", async () => {
+    const app = passwordApp({ strategy })
+    await signedUpUser(app, "ada@example.com")
+    await app.adapter.createUser({ email: "oauth@example.com", emailVerified: new Date() })
+    for (const [email, password] of [["ada@example.com", "wrong password entirely"], ["nobody@example.com", GOOD], ["oauth@example.com", GOOD], ["not an address", GOOD]]) {
+      const form = await app.browser().signIn(email!, password!)
+      expect(form.status).toBe(302)
+      expect(form.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin`)
+      const json = await app.browser().signIn(email!, password!, { json: true })
+      expect(json.status).toBe(401)
+      expect(await json.json()).toEqual({ error: "CredentialsSignin" })
+    }
+  })
+
+  it("types policy errors, keeps the app's fields through the signUp callback, and refuses when the app says no", async () => {
+    const app = passwordApp({
+      strategy,
+      provider: {
+        requireEmailVerification: false,
+        signUpFields: [{ name: "company", label: "Company", required: true }],
+        signUp: ({ email, fields }) => (email.endsWith("@blocked.example") ? false : { company: fields.company!.toUpperCase(), role: "member", id: "forged", emailVerified: new Date() }),
+      },
+    })
+    const browser = app.browser()
+    const short = await browser.signUp({ email: "ada@example.com", password: "short", company: "acme" }, { script: true })
+    expect(short.status).toBe(400)
+    expect(await short.json()).toEqual({ error: "PasswordPolicy", reason: "too_short" })
+    const long = await browser.signUp({ email: "ada@example.com", password: "x".repeat(10_000), company: "acme" }, { script: true })
+    expect(await long.json()).toEqual({ error: "PasswordPolicy", reason: "too_long" })
+    // A 1 MB password never reaches the routes: the body is over the handler's bound.
+    const huge = await browser.signUp({ email: "ada@example.com", password: "x".repeat(1_000_000), company: "acme" }, { script: true })
+    expect(huge.status).toBe(413)
+    const missing = await browser.signUp({ email: "ada@example.com", password: GOOD }, { script: true })
+    expect(await missing.json()).toEqual({ error: "InvalidRequest" })
+    const blocked = await browser.signUp({ email: "eve@blocked.example", password: GOOD, company: "x" }, { script: true })
+    expect(await blocked.json()).toEqual({ error: "AccessDenied" })
+    const formPolicy = await browser.signUp({ email: "ada@example.com", password: "short", company: "acme" })
+    expect(formPolicy.headers.get("location")).toBe(`${ORIGIN}/auth/password/sign-up?error=PasswordPolicy&reason=too_short`)
+    expect(app.adapter.users.size).toBe(0)
+
+    const made = await browser.signUp({ email: "ada@example.com", password: GOOD, company: "acme" }, { script: true })
+    expect(made.status).toBe(200)
+    const [user] = [...app.adapter.users.values()]
+    expect(user).toMatchObject({ email: "ada@example.com", company: "ACME", role: "member", emailVerified: null })
+    expect(user!.id).not.toBe("forged")
+  })
+
+  it("refuses sign-up when the app turned it off", async () => {
+    const app = passwordApp({ strategy, provider: { allowSignUp: false } })
+    const answer = await app.browser().signUp({ email: "ada@example.com", password: GOOD }, { script: true })
+    expect(answer.status).toBe(403)
+    expect(await answer.json()).toEqual({ error: "SignUpDisabled" })
+    expect(app.adapter.users.size).toBe(0)
+  })
+})
