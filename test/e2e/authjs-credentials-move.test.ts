@@ -9,7 +9,10 @@ import { Auth, type AuthConfig as AuthjsConfig } from "@auth/core"
 import AuthjsCredentials from "@auth/core/providers/credentials"
 import PostgresAdapter from "@auth/pg-adapter"
 import bcrypt from "bcryptjs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest"
+import * as latchkey from "../../src/index.js"
+import * as latchkeyPasswords from "../../src/passwords/index.js"
+import Password from "../../src/providers/password.js"
 import { appPage, csrf, postForm, session } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "../docs/support.js"
@@ -71,4 +74,47 @@ describe("docs/migrating-from-authjs.md: an Auth.js credentials app moves its bc
       expect(await storedHash(user.email)).toMatch(/^\$2[ab]\$10\$/)
     }
   }, 60_000)
+
+  it.skipIf(reason !== undefined)("after: latchkey signs the same users in, re-hashes each to PHC scrypt in place, and the next sign-in uses the new hash", async () => {
+    onTestFinished(() => void vi.unstubAllEnvs())
+    vi.stubEnv("AUTH_SECRET", SECRET)
+    vi.stubEnv("AUTH_URL", `${ORIGIN}/auth`)
+    vi.stubEnv("NODE_ENV", "test")
+    const outbox: unknown[] = []
+    const modules = { "@auth/pg-adapter": { default: PostgresAdapter }, bcryptjs: { default: bcrypt }, latchkey, "latchkey/passwords": latchkeyPasswords, "latchkey/providers/password": { default: Password } }
+    const { handler } = await runSnippet(AFTER.code, modules, { pool: database!.pool, sendEmail: async (mail: unknown) => void outbox.push(mail) })
+    const signIn = async (browser: TestBrowser, email: string, password: string) =>
+      (await postForm(browser, "/auth/callback/password", { csrfToken: await csrf(browser, ORIGIN), email, password, callbackUrl: `${ORIGIN}/home` }, ORIGIN)).url
+    for (const user of USERS) {
+      const bcryptHash = await storedHash(user.email)
+      expect(bcryptHash).toMatch(/^\$2[ab]\$10\$/)
+      const first = browserOn(handler)
+      // A wrong password against the bcrypt hash: refused, and the hash stays as it was.
+      expect((await signIn(first, user.email, "not the password at all")).searchParams.get("error")).toBe("CredentialsSignin")
+      expect(await storedHash(user.email)).toBe(bcryptHash)
+      expect((await signIn(first, user.email, user.password)).href).toBe(`${ORIGIN}/home`)
+      const signedIn = await session(first, ORIGIN)
+      expect(signedIn).toMatchObject({ user: { name: user.name, email: user.email } })
+      expect(JSON.stringify(signedIn)).not.toMatch(/password|\$2[ab]\$|\$scrypt\$/)
+      const rehashed = await storedHash(user.email)
+      expect(rehashed).toMatch(/^\$scrypt\$ln=16,r=8,p=2\$/)
+      // The second sign-in (another browser) verifies the new hash: the bcrypt one is gone, and nothing is re-written.
+      const second = browserOn(handler)
+      expect((await signIn(second, user.email, user.password)).href).toBe(`${ORIGIN}/home`)
+      expect(await session(second, ORIGIN)).toMatchObject({ user: { email: user.email } })
+      expect(await storedHash(user.email)).toBe(rehashed)
+      expect((await signIn(browserOn(handler), user.email, "not the password at all")).searchParams.get("error")).toBe("CredentialsSignin")
+    }
+    expect(outbox).toEqual([])
+    expect(await latchkeyPasswords.verifyPassword(USERS[0]!.password, (await storedHash(USERS[0]!.email))!)).toEqual({ valid: true, needsRehash: false })
+  }, 120_000)
+
+  it("both blocks compile as an app writes them", () => {
+    const declarations = `import type { Pool } from "pg"\nimport type bcryptModule from "bcryptjs"\ndeclare const pool: Pool\ndeclare const bcrypt: typeof bcryptModule\n`
+    const diagnostics = typecheck({
+      "move-before.ts": `${declarations}${BEFORE.code}\n`,
+      "move-after.ts": `import type { Pool } from "pg"\nimport type { PasswordEmail } from "latchkey/providers/password"\ndeclare const pool: Pool\ndeclare const sendEmail: (mail: PasswordEmail) => Promise<void>\n${AFTER.code}\n`,
+    })
+    expect(diagnostics).toEqual([])
+  }, 120_000)
 })
