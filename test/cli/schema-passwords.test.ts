@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { runCli } from "../../src/cli/commands.js"
 import { doctorCommand } from "../../src/cli/doctor/command.js"
 import { parseEnvText } from "../../src/cli/env-files.js"
-import { directoryHost, type DirectoryHost } from "./schema-support-io.js"
+import { directoryHost, SRC, type DirectoryHost } from "./schema-support-io.js"
 import { MARIADB, MARIADB_URL, mariadbDatabase, POSTGRES, POSTGRES_URL, probe, uniqueName } from "./schema-support.js"
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -71,6 +71,11 @@ describe("latchkey schema --with passwords: every output", () => {
       expect(app.err.join("\n")).toMatch(/Read auth\.mjs: passwords\./)
       expect(app.out.join("\n")).toMatch(/"password" text,/)
     }
+    // The real factory, uncalled as apps often list it, from a TypeScript module as apps write it.
+    const real = host()
+    real.write("auth.ts", `import Password from ${JSON.stringify(`${SRC}providers/password.ts`)}\nexport default { providers: [Password], session: { strategy: "jwt" as const } }\n`)
+    expect(await run(real, "schema", "--config", "auth.ts")).toBe(0)
+    expect(real.out.join("\n")).toMatch(/"password" text,/)
     const plain = host()
     plain.write("auth.mjs", `export default { providers: [{ id: "gh", type: "oauth" }], session: { strategy: "jwt" } }`)
     expect(await run(plain, "schema")).toBe(0)
@@ -145,7 +150,7 @@ describe("doctor: the password column", async () => {
   const reason = await probe("PostgreSQL", POSTGRES)()
   if (reason !== undefined) console.warn(`[cli schema passwords] doctor on PostgreSQL is skipped: ${reason}`)
 
-  it.skipIf(reason !== undefined)("the passwords plug-in without users.password: names the column and migrate", async () => {
+  it.skipIf(reason !== undefined)("a Password provider without users.password: names the column and migrate", async () => {
     const schema = uniqueName()
     const admin = new pg.Client(POSTGRES)
     await admin.connect()
@@ -153,7 +158,7 @@ describe("doctor: the password column", async () => {
     await admin.query(`CREATE SCHEMA ${schema}`)
     const url = `${POSTGRES_URL}?schema=${schema}`
     expect(await run(host(), "migrate", url, "--yes", "--with", "database-sessions")).toBe(0)
-    const files = { ".env.local": `AUTH_SECRET=Zq3vN8xK1pR7mT2wY6bH9cJ4fL0sD5gA_e-uVkXoPiQ\nAUTH_URL=http://localhost:3000/auth\nDATABASE_URL=${url}`, "auth.mjs": "export default { providers: [], passwords: {}, adapter: {} }" }
+    const files = { ".env.local": `AUTH_SECRET=Zq3vN8xK1pR7mT2wY6bH9cJ4fL0sD5gA_e-uVkXoPiQ\nAUTH_URL=http://localhost:3000/auth\nDATABASE_URL=${url}`, "auth.mjs": `export default { providers: [${PASSWORD_PROVIDER}], passwords: {}, adapter: {} }` }
     const sick = host()
     for (const [name, contents] of Object.entries(files)) sick.write(name, contents)
     expect(await doctorCommand([], sick.io, {})).toBe(1)
