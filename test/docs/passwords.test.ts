@@ -13,6 +13,9 @@ import { PasswordKdfUnavailableError } from "../../src/errors.js"
 import * as passwordsModule from "../../src/passwords/index.js"
 import { webcryptoKdf } from "../../src/passwords/kdf/webcrypto.js"
 import { hasherOn, rejection } from "../passwords/support.js"
+import * as root from "../../src/index.js"
+import * as adaptersModule from "../../src/adapters/index.js"
+import * as passwordProvider from "../../src/providers/password.js"
 import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "passwords.md"
@@ -22,6 +25,7 @@ const PBKDF2_EVERYWHERE = snippet(PAGE, "ts", 'algorithm: "pbkdf2-sha256"')
 const LEGACY = snippet(PAGE, "ts", "legacy: [bcryptHashes, argon2Hashes]")
 const BREACHED = snippet(PAGE, "ts", "haveIBeenPwned({")
 const WRANGLER = snippet(PAGE, "toml", "nodejs_compat")
+const ACCOUNTS = snippet(PAGE, "ts", 'signUpFields: [{ name: "company"')
 const FORMAT = snippetsOf(PAGE).find((block) => block.lang === "" && block.code.includes("$scrypt$ln=<log2 N>"))!
 const PASSWORD = "correct horse battery staple"
 const STORAGE_HEADINGS = ["Storage", "The two adapter methods"]
@@ -29,14 +33,15 @@ const modules = { "latchkey/passwords": passwordsModule, bcryptjs: { default: bc
 
 describe("docs/passwords.md", () => {
   it("has no ts or toml block that this file does not exercise", () => {
-    const claimed = [SIGN_IN, FIRST_LINE, PBKDF2_EVERYWHERE, LEGACY, BREACHED, WRANGLER].map((block) => block.line)
-    // The Storage section's blocks are test/docs/passwords-storage.test.ts's.
+    const claimed = [ACCOUNTS, SIGN_IN, FIRST_LINE, PBKDF2_EVERYWHERE, LEGACY, BREACHED, WRANGLER].map((block) => block.line)
+    // The Storage section's blocks (the migration per database and ORM, the adapter methods) are test/docs/passwords-storage.test.ts's.
     const blocks = snippetsOf(PAGE).filter((block) => block.lang !== "" && !STORAGE_HEADINGS.includes(block.heading))
     expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
   })
 
   it("every ts block compiles as an app writes it", () => {
     const diagnostics = typecheck({
+      "passwords-accounts.ts": `declare const mailer: { send(mail: { to: string; subject: string; text: string; html: string }): Promise<void> }\n${ACCOUNTS.code}\n`,
       "passwords-sign-in.ts": `declare const db: { findUserByEmail(email: string): Promise<{ id: string; passwordHash: string } | null>; setPasswordHash(id: string, hash: string): Promise<void> }\n${SIGN_IN.code}\n`,
       "passwords-first-line.ts": `${FIRST_LINE.code}\n`,
       "passwords-pbkdf2.ts": `${PBKDF2_EVERYWHERE.code}\n`,
@@ -112,4 +117,40 @@ describe("docs/passwords.md", () => {
     expect(error).toBeInstanceOf(PasswordKdfUnavailableError)
     expect(error.fix).toContain('"nodejs_compat" to compatibility_flags')
   }, 30_000)
+
+  it("the accounts block: signs up with the app's field, mails the link, verifies, and signs in", async () => {
+    const sent: { to: string; text: string }[] = []
+    const mailer = { send: async (mail: { to: string; text: string }) => void sent.push(mail) }
+    const previous = { secret: process.env.AUTH_SECRET, url: process.env.AUTH_URL }
+    process.env.AUTH_SECRET = "docs-passwords-accounts-secret-0123456789"
+    process.env.AUTH_URL = "https://app.example.com/auth"
+    try {
+      const app = await runSnippet(ACCOUNTS.code, { latchkey: root, "latchkey/adapters": adaptersModule, "latchkey/providers/password": passwordProvider, "latchkey/passwords": passwordsModule }, { mailer })
+      let cookie = ""
+      const call = async (path: string, init: RequestInit = {}) => {
+        const response: Response = await app.handler(new Request(`https://app.example.com${path}`, { ...init, headers: { ...(init.headers as object), cookie } }))
+        const set = response.headers.getSetCookie().map((line) => line.split(";")[0]!)
+        if (set.length > 0) cookie = [...cookie.split("; ").filter((pair) => pair && !set.some((line) => line.split("=")[0] === pair.split("=")[0])), ...set].join("; ")
+        return response
+      }
+      const form = async (path: string, fields: Record<string, string>) => {
+        const { csrfToken } = (await (await call("/auth/csrf")).json()) as { csrfToken: string }
+        return call(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken, ...fields }).toString() })
+      }
+      const signUp = await form("/auth/password/sign-up", { email: "ada@example.com", password: PASSWORD, name: "Ada", company: "Analytical Engines" })
+      expect(signUp.headers.get("location")).toBe("https://app.example.com/auth/verify-request?provider=password&kind=verify-email")
+      const link = new URL(/https:\S+/.exec(sent[0]!.text)![0])
+      expect(sent[0]!.to).toBe("ada@example.com")
+      await call(`${link.pathname}${link.search}`)
+      const session = (await (await call("/auth/session")).json()) as { user: { email: string; name: string } }
+      expect(session.user).toMatchObject({ email: "ada@example.com", name: "Ada" })
+      const signIn = await form("/auth/callback/password", { email: "ada@example.com", password: PASSWORD })
+      expect(signIn.headers.get("location")).toBe("https://app.example.com/")
+    } finally {
+      process.env.AUTH_SECRET = previous.secret
+      process.env.AUTH_URL = previous.url
+      if (previous.secret === undefined) delete process.env.AUTH_SECRET
+      if (previous.url === undefined) delete process.env.AUTH_URL
+    }
+  }, 60_000)
 })
