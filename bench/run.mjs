@@ -26,6 +26,12 @@ if (process.argv[2] === "sessions") {
   process.exit(0)
 }
 
+// npm run bench -- session-versions: a JWT read with session versions off, in memory and on Redis (issue 28).
+if (process.argv[2] === "session-versions") {
+  run(["bench/session-versions.mjs"])
+  process.exit(0)
+}
+
 // npm run bench -- provider-tokens: what providerTokens({ refresh: true }) costs a read with nothing due.
 if (process.argv[2] === "provider-tokens") {
   run(["bench/provider-tokens.mjs"])
@@ -68,7 +74,7 @@ const BENCHES = {
 const DEFAULT = ["tokens", "flow"]
 
 if (name !== undefined && !Object.hasOwn(BENCHES, name)) {
-  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, provider-tokens, passwords, rate-limits`)
+  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, session-versions, provider-tokens, passwords, rate-limits`)
   process.exit(1)
 }
 for (const bench of name === undefined ? DEFAULT : [name]) await BENCHES[bench]()

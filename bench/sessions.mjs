@@ -5,12 +5,20 @@
 //   C  latchkey auth() with that database session and the hybrid cache cookie (no query)
 //   D  @auth/core's Auth() answering GET /api/auth/session for the same session row
 //   E  latchkey's handler answering GET /auth/session for the same row (D's counterpart route)
+//   F  latchkey auth() with a JWT session cookie, session versions off (revocationStore: false)
+//   G  as A, with the session versions on Redis (redisSessionVersions, the local copy fresh);
+//      skipped with a printed reason when Redis at 127.0.0.1:6379 does not answer
+// A keeps the default (memory) session versions, and its user's sessions were revoked once before
+// the sign-in, so every read finds an entry to compare: A / F is what revocable JWT sessions cost.
 // Prints the median time per read and its range across rounds, the ratios issue 14 targets, and the
 // machine. PostgreSQL at 127.0.0.1:5432; the schema is created for the run and dropped after it.
 import { Auth } from "@auth/core"
 import GitHub from "@auth/core/providers/github"
 import PostgresAdapter from "@auth/pg-adapter"
 import { createAuth } from "latchkey"
+import { memorySessionVersions } from "latchkey/adapters"
+import { redisSessionVersions } from "latchkey/redis"
+import Redis from "ioredis"
 import { createUser, freshSchema, machineLine, schemaPool } from "./postgres.mjs"
 
 const SECRET = "latchkey-bench-secret-0123456789abcdef0123"
@@ -100,7 +108,10 @@ async function main() {
   const countingAdapter = { ...adapter, getSessionAndUser: (token) => (queries++, adapter.getSessionAndUser(token)) }
   const credentials = { id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {} }, authorize: () => ada }
   const base = { secret: SECRET, trustHost: true, env: {}, providers: [credentials] }
-  const jwt = createAuth(base)
+  const jwt = createAuth({ ...base, session: { strategy: "jwt", revocationStore: memorySessionVersions() } })
+  const unversioned = createAuth({ ...base, session: { strategy: "jwt", revocationStore: false } })
+  const redis = await redisClient()
+  const shared = redis && createAuth({ ...base, session: { strategy: "jwt", revocationStore: redisSessionVersions(redis, { prefix: `latchkey-bench:sv:${process.pid}:` }) } })
   const database = createAuth({ ...base, adapter, session: { strategy: "database" } })
   const hybrid = createAuth({ ...base, adapter: countingAdapter, session: { strategy: "database", cache: { maxAge: CACHE_SECONDS } } })
   const silent = { error: (error) => console.error(error), warn: () => {}, debug: () => {} }
@@ -114,7 +125,11 @@ async function main() {
     logger: silent,
   }
 
+  await jwt.revokeSessions(String(ada.id))
   const jwtCookie = cookieHeader(await signIn(jwt.handler, "ada"))
+  const unversionedCookie = cookieHeader(await signIn(unversioned.handler, "ada"))
+  if (shared) await shared.revokeSessions(String(ada.id))
+  const sharedCookie = shared && cookieHeader(await signIn(shared.handler, "ada"))
   const databasePairs = await signIn(database.handler, "ada")
   const databaseCookie = cookieHeader(databasePairs)
   // The cache cookie, as the browser gets it from its first GET /session on the hybrid app.
@@ -137,7 +152,9 @@ async function main() {
       label: "database read: latchkey handler GET /auth/session, pg adapter",
       read: async () => (await database.handler(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: databaseCookie } }))).json(),
     },
+    { key: "F", label: "JWT read: latchkey auth(), session versions off", read: () => unversioned.auth(page(unversionedCookie)) },
   ]
+  if (shared) cases.push({ key: "G", label: "JWT read: latchkey auth(), session versions on Redis (local copy)", read: () => shared.auth(page(sharedCookie)) })
   for (const { key, read } of cases) {
     const session = await read()
     if (session?.user?.email !== ada.email) throw new Error(`case ${key} did not read Ada's session: ${JSON.stringify(session)}`)
@@ -166,5 +183,28 @@ async function main() {
   console.log(`| hybrid read / JWT read (C / A) | ${ratio("C", "A")} | within 1.5× |`)
   console.log(`| @auth/core database read / latchkey database auth() (D / B) | ${ratio("D", "B")} | latchkey at least 2× faster |`)
   console.log(`| @auth/core GET session / latchkey GET session, same route (D / E) | ${ratio("D", "E")} | (for reference) |`)
+  console.log(`| JWT read, session versions in memory / off (A / F) | ${ratio("A", "F")} | within a few percent (issue 28) |`)
+  if (shared) console.log(`| JWT read, session versions on Redis / off (G / F) | ${ratio("G", "F")} | within a few percent (issue 28) |`)
+  else console.log(`\nG skipped: ${redisSkipped}`)
   console.log(`\nadapter reads during the hybrid rounds: ${queries}`)
+  if (redis) {
+    const keys = await redis.keys(`latchkey-bench:sv:${process.pid}:*`)
+    if (keys.length > 0) await redis.del(...keys)
+    await redis.quit()
+  }
+}
+
+let redisSkipped = ""
+/** An ioredis client on 127.0.0.1:6379, or undefined (with the reason kept for the printout) when Redis does not answer. */
+async function redisClient() {
+  const client = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null })
+  try {
+    await client.connect()
+    await client.ping()
+    return client
+  } catch (error) {
+    redisSkipped = `Redis at 127.0.0.1:6379 did not answer (${error.code ?? error.message})`
+    client.disconnect()
+    return undefined
+  }
 }

@@ -19,7 +19,7 @@ import {
   thisBrowsersSessionToken,
 } from "./database-session-rows.js"
 import { fireEvent } from "./events.js"
-import { defaultClaims } from "./jwt-session-token.js"
+import { defaultClaims, revokeVersions } from "./jwt-session-token.js"
 import { cachedSession } from "./session-cache.js"
 import { requestSessionToken } from "./session-cookies.js"
 import type { SessionAnswer, SessionContext, SessionStore } from "./session-store.js"
@@ -98,6 +98,9 @@ export const databaseSessions: SessionStore = {
   },
   async revokeUser(settings, whose) {
     const adapter = withAdapterMethods(settings.adapter, ["deleteSessionsByUserId"], "revokeSessions")
-    await adapter.deleteSessionsByUserId(await whose())
+    const userId = await whose()
+    await adapter.deleteSessionsByUserId(userId)
+    // The rows are the sessions; the version reaches their cache copies (hybrid sessions only).
+    if (settings.sessionVersions) await revokeVersions(settings, settings.sessionVersions, userId)
   },
 }

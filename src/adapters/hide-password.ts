@@ -31,15 +31,15 @@ export function hidePasswordField(adapter: Adapter | undefined): Adapter | undef
   if (adapter === undefined || adapter === null || typeof adapter !== "object") return adapter
   const hidden = Object.create(adapter) as Adapter
   const own = hidden as Record<string, unknown>
+  // Each method is looked up when called: an app (or a test) may replace one after createAuth.
+  const call = (name: string, args: unknown[]) => (adapter as Record<string, (...args: unknown[]) => unknown>)[name]!.apply(adapter, args)
   for (const name of USER_METHODS) {
-    const method = adapter[name] as ((...args: unknown[]) => unknown) | undefined
-    if (typeof method !== "function") continue
-    own[name] = async (...args: unknown[]) => withoutPassword(await method.apply(adapter, args))
+    if (typeof adapter[name] !== "function") continue
+    own[name] = async (...args: unknown[]) => withoutPassword(await call(name, args))
   }
-  const sessionAndUser = adapter.getSessionAndUser
-  if (typeof sessionAndUser === "function") {
+  if (typeof adapter.getSessionAndUser === "function") {
     hidden.getSessionAndUser = async (token) => {
-      const found = await sessionAndUser.call(adapter, token)
+      const found = (await call("getSessionAndUser", [token])) as Awaited<ReturnType<NonNullable<Adapter["getSessionAndUser"]>>>
       return found ? { ...found, user: withoutPassword(found.user) } : found
     }
   }

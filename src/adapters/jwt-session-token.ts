@@ -168,6 +168,24 @@ export async function isConfirmedVersion(context: SessionContext, claims: JWT): 
 }
 
 /**
+ * Seconds a version outlives the tokens it revokes: a token issued just before the revocation
+ * lives `session.maxAge` more, and this margin covers clocks a little apart between instances.
+ */
+const VERSION_MARGIN = 300
+
+/**
+ * Revokes every session of `userId` issued until now, through the version store (a failing store
+ * throws: a revocation that did not happen must not look done). With the memory store in
+ * production, the first revocation warns that it reached this instance only.
+ */
+export async function revokeVersions(settings: SessionSettings, store: SessionVersionStore, userId: string): Promise<void> {
+  await store.bump(userId, settings.sessionMaxAge + VERSION_MARGIN)
+  if (store.perInstance && !settings.diagnostics.development) {
+    settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "this revocation reached this instance's session versions only (other instances still read the user's JWTs and cache copies): share them with redisSessionVersions (latchkey/redis)")
+  }
+}
+
+/**
  * The version a new session of `userId` carries: the shared store's (a cached copy could be older
  * than a revocation made on another instance, and the session would die at its next read). A store
  * that cannot answer is logged and 0 is used: the sign-in goes on, and if the user's sessions had

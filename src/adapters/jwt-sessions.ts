@@ -21,6 +21,7 @@ import {
   readClaims,
   readFreshClaims,
   reissuedCookies,
+  revokeVersions,
   sessionCookies,
   sessionFor,
   versionForNewSession,
@@ -37,12 +38,6 @@ function needsRows(what: string): never {
 function needsVersions(): never {
   throw new InvalidOptionError("session.revocationStore", "revokeSessions with JWT sessions needs session.revocationStore, which is set to false.")
 }
-
-/**
- * Seconds a version outlives the tokens it revokes: a token issued just before the revocation
- * lives `session.maxAge` more, and this margin covers clocks a little apart between instances.
- */
-const VERSION_MARGIN = 300
 
 const seconds = () => Math.floor(Date.now() / 1000)
 
@@ -126,10 +121,6 @@ export const jwtSessions: SessionStore = {
   lend: async () => undefined,
   revoke: async () => needsRows("revokeSession"),
   async revokeUser(settings, whose) {
-    const store = settings.sessionVersions ?? needsVersions()
-    await store.bump(await whose(), settings.sessionMaxAge + VERSION_MARGIN)
-    if (store.perInstance && !settings.diagnostics.development) {
-      settings.diagnostics.warnOnce("session-versions-per-instance", "ERR_SESSION_VERSIONS_PER_INSTANCE", "sessions were revoked on this instance only: share session versions with redisSessionVersions (latchkey/redis)")
-    }
+    await revokeVersions(settings, settings.sessionVersions ?? needsVersions(), await whose())
   },
 }

@@ -3,7 +3,9 @@
  * token, user and expiry) in a short-lived cookie answers most reads without the database, and
  * lets a proxy with no database read the session at all. The copy answers reads only: whatever
  * lasts reads the row itself (see `confirmedUser` in database-sessions.ts), because a revoked
- * session's copy lives on for up to `cache.maxAge`.
+ * session's copy lives on for up to `cache.maxAge`. Revoking all of a user's sessions reaches the
+ * copies at once: each carries its user's session version, and a copy older than the version is
+ * not used (the row is read instead, and it is gone).
  */
 import { requestCookies, setCookieHeaders } from "../jwt/cookies.js"
 import { decode } from "../jwt/decode.js"
@@ -27,6 +29,25 @@ interface CachedSession {
   token: string
   user: Omit<AdapterUser, "emailVerified"> & { emailVerified: string | null }
   expires: number
+  /** The user's session version when the copy was made (absent in copies made before versions, and read as 0). */
+  version?: number
+}
+
+/**
+ * The user's session version as this instance knows it (its store's local copy), or undefined
+ * without a store. A store that cannot answer gives undefined too: a copy is then neither trusted
+ * nor made, and the row answers (the database decides, as without a cache).
+ */
+function knownVersion(context: SessionContext, userId: string): number | undefined | Promise<number | undefined> {
+  const store = context.sessionVersions
+  if (store === undefined) return undefined
+  try {
+    const version = store.get(userId)
+    // A number from a local copy is answered as it is: a cached read takes no extra turn.
+    return typeof version === "number" ? version : version.catch(() => undefined)
+  } catch {
+    return undefined
+  }
 }
 
 function revive(user: CachedSession["user"]): AdapterUser {
@@ -40,6 +61,12 @@ export async function cachedSession(context: SessionContext, sessionToken: strin
   if (!sealed) return undefined
   const opened = await decode<CachedSession>({ token: sealed, secret: context.secret, salt: name }).catch(() => null)
   if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, sessionToken)) return undefined
+  if (context.sessionVersions !== undefined) {
+    // A copy made before its user's sessions were revoked is not used: the row decides.
+    const known = knownVersion(context, String(opened.user.id))
+    const current = known instanceof Promise ? await known : known
+    if (current === undefined || (typeof opened.version === "number" ? opened.version : 0) < current) return undefined
+  }
   const user = revive(opened.user)
   return { sessionToken, session: { sessionToken, userId: user.id, expires: new Date(opened.expires * 1000) }, user, cookies: [], fromCache: true }
 }
@@ -47,6 +74,8 @@ export async function cachedSession(context: SessionContext, sessionToken: strin
 /** The cache cookie for a session just read or written; none without `session.cache`. */
 export async function cacheCookie(context: SessionContext, found: Pick<DatabaseSession, "sessionToken" | "session" | "user">): Promise<string[]> {
   if (context.sessionCacheMaxAge === 0) return []
+  const version = await knownVersion(context, String(found.user.id))
+  if (context.sessionVersions !== undefined && version === undefined) return []
   const { name, options } = cookieSpec(context, "sessionCache", context.sessionCacheMaxAge)
   const token: CachedSession = {
     // The token itself, not a hash of it: the copy is encrypted with the secret, like the session
@@ -55,6 +84,7 @@ export async function cacheCookie(context: SessionContext, found: Pick<DatabaseS
     user: { ...found.user, emailVerified: found.user.emailVerified?.toISOString() ?? null },
     expires: Math.floor(found.session.expires.getTime() / 1000),
   }
+  if (version !== undefined) token.version = version
   const sealed = await encode({ token, secret: context.secret, salt: name, maxAge: context.sessionCacheMaxAge })
   return setCookieHeaders({ name, value: sealed, options })
 }

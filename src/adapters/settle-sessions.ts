@@ -5,7 +5,7 @@
  * A strategy that cannot work (database sessions without an adapter, or without its session
  * methods; a cache for JWT sessions) is refused here, before any request. JWT sessions also get
  * their session version store here (`session.revocationStore`: memory unless the app names one),
- * which makes a user's sessions revocable.
+ * which makes a user's sessions revocable; so do hybrid sessions, for their cache copies.
  */
 import { InvalidOptionError } from "../errors.js"
 import { withAdapterMethods, type Adapter } from "./adapter.js"
@@ -59,8 +59,11 @@ export function settleSessionStore(options: SessionStoreOptions | undefined, ada
     return { sessions: jwtSessions, sessionCacheMaxAge: 0, sessionVersions: versionStoreOf(options?.revocationStore) }
   }
   if (!adapter) throw new InvalidOptionError("session.strategy", 'database sessions need an adapter; pass one, or use strategy "jwt".')
-  if (options?.revocationStore !== undefined) throw new InvalidOptionError("session.revocationStore", "session.revocationStore is for JWT sessions: a database session is revoked by deleting its row.")
   const sessionCacheMaxAge = wholeSeconds(cache?.maxAge, "session.cache.maxAge", 0)
+  if (sessionCacheMaxAge === 0 && options?.revocationStore !== undefined) {
+    throw new InvalidOptionError("session.revocationStore", "session.revocationStore is for JWT sessions and session.cache: a database session is revoked by deleting its row.")
+  }
   withAdapterMethods(adapter, SESSION_METHODS, "database sessions")
-  return { sessions: databaseSessions, sessionCacheMaxAge, sessionVersions: undefined }
+  // Hybrid sessions: the version reaches the cache copies that outlive a deleted row.
+  return { sessions: databaseSessions, sessionCacheMaxAge, sessionVersions: sessionCacheMaxAge > 0 ? versionStoreOf(options?.revocationStore) : undefined }
 }

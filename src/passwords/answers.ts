@@ -45,7 +45,15 @@ const STATUS: Record<PasswordErrorCode, number> = {
   NotFound: 404,
 }
 
-/** Why a new password was refused, as the client sees it. */
+/**
+ * Why a new password was refused, as the client sees it (`reason` beside `PasswordPolicy`).
+ *
+ * @example
+ * ```ts
+ * import type { PolicyReason } from "latchkey/passwords"
+ * const hint = (reason: PolicyReason) => (reason === "too_short" ? "Use at least 15 characters." : "Choose another password.")
+ * ```
+ */
 export type PolicyReason = "too_short" | "too_long" | "breached" | "invalid"
 
 /** A refusal: JSON for a script, else a redirect to `back` with `?error=` (and `reason`). */

@@ -13,7 +13,15 @@ import type { ResolvedProvider } from "../providers/types.js"
 import type { LoggerInstance, User } from "../types.js"
 import type { PasswordHasher } from "./hasher.js"
 
-/** A resolved password provider (`Password()`). */
+/**
+ * A resolved password provider (`Password()`), as the routes get it.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordProvider } from "latchkey/passwords"
+ * const verifies = (provider: PasswordProvider) => provider.requireEmailVerification
+ * ```
+ */
 export type PasswordProvider = Extract<ResolvedProvider, { type: "password" }>
 
 /**

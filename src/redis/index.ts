@@ -1,7 +1,7 @@
 /**
- * `latchkey/redis`: the provider-token refresh store for apps that run several instances, over the
- * Redis client the app already has (ioredis, or node-redis), so latchkey itself depends on no
- * Redis library. The lock is `SET key owner NX PX ttl`, released only by its owner (a compare-and-
+ * `latchkey/redis`: the stores for apps that run several instances (provider-token refreshes,
+ * rate-limit counts, JWT session versions), over the Redis client the app already has (ioredis, or
+ * node-redis), so latchkey itself depends on no Redis library. The refresh lock is `SET key owner NX PX ttl`, released only by its owner (a compare-and-
  * delete script), so a holder that dies blocks the others only until its lock expires; results are
  * plain keys with a `PX` expiry, sealed with the app's secret before they get here.
  *
@@ -13,6 +13,7 @@ import { commandSender, type RedisCommandClient } from "./command.js"
 
 export type { RedisCommandClient } from "./command.js"
 export { redisRateLimitStore } from "./rate-limit-store.js"
+export { redisSessionVersions, type RedisSessionVersionsOptions } from "./session-versions.js"
 
 /** Deletes the lock only when it is still the caller's: a lock that expired and was retaken by another instance stays. */
 const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'

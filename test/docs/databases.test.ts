@@ -15,11 +15,15 @@ import { csrfOf, ORIGIN, post, SECRET, sessionOf } from "../security/support.js"
 import { appPage } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
+import Redis from "ioredis"
+import * as latchkeyRedis from "../../src/redis/index.js"
+import { probeRedis } from "../tokens/support.js"
 
 const PAGE = "databases.md"
 const STRATEGY = snippet(PAGE, "ts", `strategy: "database", maxAge`)
 const CACHE = snippet(PAGE, "ts", "cache: { maxAge: 30 }")
 const EXTENSIONS = snippet(PAGE, "ts", "deleteSessionsByUserId")
+const VERSIONS = snippet(PAGE, "ts", "redisSessionVersions")
 const RUNS = 10
 
 /** What an app that copies these blocks has around them: its imports, its pool, its providers. */
@@ -32,7 +36,7 @@ declare const providers: AuthConfig["providers"]
 
 describe("docs/databases.md", () => {
   it("has no ts block that this file neither runs nor typechecks", () => {
-    const claimed = [STRATEGY, CACHE, EXTENSIONS].map((block) => block.line)
+    const claimed = [STRATEGY, CACHE, EXTENSIONS, VERSIONS].map((block) => block.line)
     const blocks = snippetsOf(PAGE).filter((block) => block.lang === "ts")
     expect(blocks.map((block) => `line ${block.line}: ${block.code.slice(0, 60)}`)).toEqual(blocks.filter((block) => claimed.includes(block.line)).map((block) => `line ${block.line}: ${block.code.slice(0, 60)}`))
   })
@@ -42,6 +46,7 @@ describe("docs/databases.md", () => {
       "databases-strategy.ts": `${PREAMBLE}declare const adapter: NonNullable<AuthConfig["adapter"]>\n${STRATEGY.code}\n`,
       "databases-cache.ts": `${PREAMBLE}declare const adapter: NonNullable<AuthConfig["adapter"]>\n${CACHE.code}\n`,
       "databases-extensions.ts": `${PREAMBLE}${EXTENSIONS.code}\nexport const auth = createAuth({ providers, adapter, session: { strategy: "database" } })\n`,
+      "databases-versions.ts": `import type { AuthConfig } from "latchkey"\ndeclare const providers: AuthConfig["providers"]\n${VERSIONS.code}\n`,
     })
     expect(diagnostics).toEqual([])
   }, 60_000)
@@ -156,5 +161,47 @@ describe.skipIf(skip !== undefined)(`docs/databases.md on PostgreSQL${skip ? ` (
     const auth = latchkey.createAuth({ providers: [...providers, ...oauth], adapter, session: { strategy: "database" } })
     await auth.unlinkAccount(userId, github)
     await expect(auth.unlinkAccount(userId, google)).rejects.toMatchObject({ code: "ERR_LAST_SIGN_IN_METHOD" })
+  })
+})
+
+const noRedis = await probeRedis()
+if (noRedis !== undefined && process.env.CI !== "true") console.warn(`[docs/databases.md] skipping the Redis run: ${noRedis}`)
+
+describe.skipIf(noRedis !== undefined && process.env.CI !== "true")("docs/databases.md's session versions block on Redis", () => {
+  afterEach(() => vi.unstubAllEnvs())
+
+  it("two instances made from the block: a revocation on one signs the JWT session out on the other", async () => {
+    vi.stubEnv("AUTH_SECRET", SECRET)
+    vi.stubEnv("AUTH_URL", `${ORIGIN}/auth`)
+    vi.stubEnv("REDIS_URL", "redis://127.0.0.1:6379")
+    // The block's clients, kept so the test can close them.
+    const clients: Redis[] = []
+    class AppRedis extends Redis {
+      constructor(url: string) {
+        super(url, { maxRetriesPerRequest: 1 })
+        clients.push(this)
+      }
+    }
+    const userId = `docs-${crypto.randomUUID()}`
+    const providers = [Credentials({ credentials: { username: {} }, authorize: () => ({ id: userId, name: "Ada" }) })]
+    const instance = async () => runSnippet(VERSIONS.code, { ioredis: { default: AppRedis }, latchkey, "latchkey/redis": latchkeyRedis }, { providers })
+    try {
+      const [one, two] = [await instance(), await instance()]
+      const browser = new TestBrowser(undefined, async (input, init) => {
+        const url = new URL(String(input))
+        return url.pathname.startsWith("/auth") ? one.handler(new Request(url, init as RequestInit)) : appPage(url.href)
+      })
+      await post(browser, "/auth/callback/credentials", { csrfToken: await csrfOf(browser), username: "ada" })
+      const onTwo = async () => {
+        const cookie = [...browser.cookies(ORIGIN)].map(([name, value]) => `${name}=${value}`).join("; ")
+        return (await two.handler(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }))).json()
+      }
+      await one.revokeSessions(userId)
+      expect(await onTwo()).toBeNull()
+      expect(await sessionOf(browser)).toBeNull()
+    } finally {
+      await clients[0]?.del(`latchkey:sv:${userId}`)
+      await Promise.all(clients.map((client) => client.quit()))
+    }
   })
 })

@@ -236,4 +236,16 @@ describe.each(["jwt", "database"] as const)("password attacks with %s sessions",
     expect(await app.adapter.getUserPassword(weaker.id)).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$/)
     expect(app.errors).toEqual([])
   })
+
+  it("reads a look-alike address (full-width letters, capitals, spaces) as the same account, and refuses an invisible character", async () => {
+    const app = passwordApp({ strategy })
+    await signedUpUser(app, "ada@example.com")
+    expect((await app.browser().signIn(" ＡＤＡ@Example.com ", GOOD, { script: true })).status).toBe(200)
+    await app.browser().signUp({ email: "ａｄａ@example.com", password: OTHER })
+    expect(app.adapter.users.size).toBe(1)
+    expect(app.mailTo("ada@example.com", "sign-up-notice")).toBeDefined()
+    const invisible = await app.browser().signUp({ email: "ada\u200b@example.com", password: OTHER }, { script: true })
+    expect(await invisible.json()).toEqual({ error: "InvalidRequest" })
+    expect(app.adapter.users.size).toBe(1)
+  })
 })

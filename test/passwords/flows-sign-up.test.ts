@@ -109,3 +109,41 @@ describe.each(["jwt", "database"] as const)("password sign-up and sign-in with %
     expect(app.adapter.users.size).toBe(0)
   })
 })
+
+describe("password pages", () => {
+  it("serves sign-up, forgot, reset and check-email pages with a CSRF form, and the sign-in page with a password provider", async () => {
+    const app = passwordApp({ provider: { signUpFields: [{ name: "company", label: "Company", required: true }] } })
+    const browser = app.browser()
+    for (const [path, marks] of [
+      ["/auth/password/sign-up", ['name="company"', 'action="https://app.example.com/auth/password/sign-up"']],
+      ["/auth/password/forgot?email=ada%40example.com", ['action="https://app.example.com/auth/password/forgot"', 'value="ada@example.com"']],
+      ["/auth/password/reset?token=t.x&email=ada%40example.com", ['name="token" value="t.x"', 'action="https://app.example.com/auth/password/reset"']],
+    ] as const) {
+      const page = await browser.get(path)
+      expect(page.status, path).toBe(200)
+      expect(page.headers.get("content-type")).toContain("text/html")
+      const html = await page.text()
+      expect(html).toContain('name="csrfToken"')
+      for (const mark of marks) expect(html, path).toContain(mark)
+    }
+    const check = await browser.get("/auth/verify-request?provider=password&kind=reset")
+    expect(await check.text()).toContain("choose a new password")
+    expect((await browser.get("/auth/signin")).status).toBe(200)
+    // HEAD must not spend a mailed link.
+    expect((await browser.fetch(`${ORIGIN}/auth/password/verify-email?token=x&email=a%40b.c`, { method: "HEAD" })).status).toBe(405)
+    const providers = await (await browser.get("/auth/providers")).json()
+    expect(providers).toEqual([expect.objectContaining({ id: "password", type: "password", callbackUrl: `${ORIGIN}/auth/callback/password` })])
+  })
+
+  it("refuses a Password provider without the plug-in or without sendEmail at createAuth", async () => {
+    const { createAuth } = await import("../../src/handler/index.js")
+    const { default: Password } = await import("../../src/providers/password.js")
+    const { memoryAdapter } = await import("../../src/adapters/memory-adapter.js")
+    const base = { adapter: memoryAdapter(), secret: "latchkey-password-flows-secret-0123456789", env: { AUTH_URL: `${ORIGIN}/auth` } }
+    expect(() => createAuth({ ...base, providers: [Password({ sendEmail: () => {} })] })).toThrow(/latchkey\/passwords/)
+    const { passwords } = await import("../../src/passwords/index.js")
+    expect(() => createAuth({ ...base, providers: [Password()], passwords })).toThrow(expect.objectContaining({ field: "sendEmail" }))
+    const { getUserPassword: _get, ...withoutColumn } = memoryAdapter()
+    expect(() => createAuth({ ...base, adapter: withoutColumn, providers: [Password({ sendEmail: () => {} })], passwords })).toThrow(/getUserPassword/)
+  })
+})

@@ -199,3 +199,33 @@ describe("a version store that fails", () => {
     expect(await session(phone)).toBeNull()
   })
 })
+
+describe("hybrid sessions: revoking a user reaches the session.cache copies", () => {
+  it("every browser's copy stops answering at once, on /session, auth() and authFromCookies; a new sign-in is cached again", async () => {
+    const { memoryAdapter } = await import("../../src/adapters/memory-adapter.js")
+    const shop = site({ adapter: memoryAdapter(), session: { strategy: "database", cache: { maxAge: 300 } } })
+    const laptop = await signedIn(shop, "ada")
+    const phone = await signedIn(shop, "ada")
+    const other = await signedIn(shop, "eve")
+    for (const browser of [laptop, phone, other]) expect(browser.cookies(APP).has("latchkey.session-cache")).toBe(true)
+    const copyOnly = (browser: TestBrowser) => new Request(`${APP}/dashboard`, { headers: { cookie: cookieHeader(browser) } })
+    expect(await shop.authFromCookies(copyOnly(phone))).toMatchObject({ session: { user: { name: "ada" } } })
+
+    await shop.revokeSessions("u-ada")
+
+    expect(await shop.authFromCookies(copyOnly(phone))).toEqual({ session: null, unverified: true }) // only the database can say now
+    expect(await authOf(shop, phone)).toBeNull()
+    expect(await session(laptop)).toBeNull()
+    expect(await shop.authFromCookies(copyOnly(other))).toMatchObject({ session: { user: { name: "eve" } } })
+    const again = await signedIn(shop, "ada")
+    expect(await shop.authFromCookies(copyOnly(again))).toMatchObject({ session: { user: { name: "ada" } } })
+  })
+
+  it("revocationStore: false keeps Auth.js's hybrid behaviour: a copy answers reads until it expires", async () => {
+    const { memoryAdapter } = await import("../../src/adapters/memory-adapter.js")
+    const shop = site({ adapter: memoryAdapter(), session: { strategy: "database", cache: { maxAge: 300 }, revocationStore: false } })
+    const phone = await signedIn(shop, "ada")
+    await shop.revokeSessions("u-ada")
+    expect(await shop.authFromCookies(new Request(`${APP}/dashboard`, { headers: { cookie: cookieHeader(phone) } }))).toMatchObject({ session: { user: { name: "ada" } } })
+  })
+})

@@ -243,7 +243,7 @@ describe("JWT sessions with the switch off (the default)", () => {
     const { site, browser } = await signedIn(idp(), {})
     const grants = idp().refreshGrants()
     const claims = await sealedClaims(browser)
-    expect(Object.keys(claims).sort()).toEqual(["email", "exp", "iat", "jti", "latchkey.browser", "name", "picture", "sub"])
+    expect(Object.keys(claims).sort()).toEqual(["email", "exp", "iat", "jti", "latchkey.browser", "latchkey.version", "name", "picture", "sub"])
     expect([...browser.cookies(ORIGIN).keys()].filter((name) => name.includes("provider-tokens"))).toEqual([])
     const session = await site.auth(requestFrom(browser))
     expect(Object.keys(session ?? {}).sort()).toEqual(["expires", "user"])
