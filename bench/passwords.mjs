@@ -1,7 +1,8 @@
 // npm run bench -- passwords: the CPU time and memory of one password hash and one verify on each
 // runtime latchkey supports (Node 20/22/24, Vercel Edge via edge-runtime, Cloudflare Workers via
 // workerd with and without nodejs_compat), beside better-auth's default hasher in the same run,
-// and a verify's CPU time on workerd against the Workers plan limits. Every operation runs in a
+// a verify's CPU time on workerd against the Workers plan limits, and a whole password sign-in
+// through createAuth on workerd (bench/passwords-sign-in-entry.mjs) against the same limits. Every operation runs in a
 // fresh process (bench/passwords-child.mjs), so its peak memory is its own; contenders take turns
 // within each round, the first one rotating, so a busy machine weighs on all of them alike.
 // PASSWORDS_ROUNDS (default 2) and PASSWORDS_RUNS (warm calls per process, default 3) tune it.
@@ -64,7 +65,25 @@ async function cells() {
   list.push({ runtime: "workerd", contender: "latchkey", task: { runtime: "workerd", flags: [], file: `${OUT}/latchkey-workerd.mjs` } })
   // better-auth's workerd build imports node:crypto statically; without nodejs_compat a Worker gets its pure-JS build.
   list.push({ runtime: "workerd", contender: "better-auth", task: { runtime: "workerd", flags: [], file: await bundle("better-auth", "esm", ["worker", "browser"], "workerd-js") } })
+  // A whole sign-in (and sign-up) through createAuth, on workerd with and without nodejs_compat.
+  const signIn = await bundleSignIn()
+  for (const flags of [["nodejs_compat"], []]) list.push({ runtime: flags.length > 0 ? "workerd + nodejs_compat" : "workerd", contender: "latchkey sign-in", signIn: true, task: { runtime: "workerd", flags, file: signIn } })
   return list
+}
+
+/** bench/passwords-sign-in-entry.mjs as a Worker module, on dist/ through the package's own name. */
+async function bundleSignIn() {
+  const result = await build({ entryPoints: ["bench/passwords-sign-in-entry.mjs"], bundle: true, write: false, logLevel: "silent", platform: "neutral", format: "esm", conditions: ["workerd", "worker", "browser"], mainFields: ["module", "main"], external: ["node:*"], tsconfig: "test/runtime/tsconfig.bundle.json" })
+  const file = `${OUT}/latchkey-sign-in-workerd.mjs`
+  writeFileSync(file, result.outputFiles[0].text)
+  return file
+}
+
+/** Where a CPU time stands against the Workers plans' limits. */
+function verdict(cpuMs) {
+  if (cpuMs <= WORKERS_FREE_CPU_MS) return "fits Free"
+  if (cpuMs > WORKERS_PAID_DEFAULT_CPU_MS) return "over Paid's default"
+  return `${(cpuMs / WORKERS_FREE_CPU_MS).toFixed(0)}× Free's limit; ${((cpuMs / WORKERS_PAID_DEFAULT_CPU_MS) * 100).toFixed(1)}% of Paid's default`
 }
 
 function child(cell, op, stored) {
@@ -98,22 +117,27 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const ms = (values) => `${median(values).toFixed(0)} ms`
-const mb = (values) => `${median(values).toFixed(0)} MiB`
+/** "434 ms (401–520)": the median and the range of what was measured. */
+const ms = (values) => `${median(values).toFixed(0)} ms (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`
+const mb = (values) => `${median(values).toFixed(0)} MiB (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`
 const pad = (text, width) => String(text).padEnd(width)
-console.log(`\nPassword hashing: one operation, CPU time (median of ${ROUNDS * RUNS} warm calls) and peak memory (median of ${ROUNDS} cold calls)`)
+console.log(`\nPassword hashing: one operation, CPU time (median of ${ROUNDS * RUNS} warm calls, with their range) and peak memory (median of ${ROUNDS} cold calls, range)`)
 console.log(machineWithLoad())
-console.log(`${pad("runtime", 26)}${pad("hasher", 58)}${pad("hash CPU", 11)}${pad("hash mem", 10)}${pad("verify CPU", 12)}verify mem`)
+console.log(`${pad("runtime", 26)}${pad("hasher", 58)}${pad("hash CPU", 20)}${pad("hash mem", 17)}${pad("verify CPU", 20)}verify mem`)
 for (const [cell, entry] of results) {
+  if (cell.signIn) continue
   const label = `${cell.contender} (${scheme(cell, entry.stored)})`
-  console.log(`${pad(cell.runtime, 26)}${pad(label, 58)}${pad(ms(entry.hash.cpu), 11)}${pad(mb(entry.hash.peak), 10)}${pad(ms(entry.verify.cpu), 12)}${mb(entry.verify.peak)}`)
+  console.log(`${pad(cell.runtime, 26)}${pad(label, 58)}${pad(ms(entry.hash.cpu), 20)}${pad(mb(entry.hash.peak), 17)}${pad(ms(entry.verify.cpu), 20)}${mb(entry.verify.peak)}`)
 }
 console.log(`\nWorkers CPU limit per request (developers.cloudflare.com/workers/platform/limits/#cpu-time): Free ${WORKERS_FREE_CPU_MS} ms; Paid ${WORKERS_PAID_DEFAULT_CPU_MS / 1000} s by default (limits.cpu_ms, up to 5 min)`)
 for (const [cell, entry] of results) {
-  if (!cell.runtime.startsWith("workerd")) continue
-  const verify = median(entry.verify.cpu)
-  const verdict = verify <= WORKERS_FREE_CPU_MS ? "fits Free" : verify <= WORKERS_PAID_DEFAULT_CPU_MS ? `${(verify / WORKERS_FREE_CPU_MS).toFixed(0)}× Free's limit; ${((verify / WORKERS_PAID_DEFAULT_CPU_MS) * 100).toFixed(1)}% of Paid's default` : "over Paid's default"
-  console.log(`  ${pad(cell.runtime, 24)}${pad(`${cell.contender} (${scheme(cell, entry.stored)})`, 58)}verify ${ms(entry.verify.cpu)}: ${verdict}`)
+  if (!cell.runtime.startsWith("workerd") || cell.signIn) continue
+  console.log(`  ${pad(cell.runtime, 24)}${pad(`${cell.contender} (${scheme(cell, entry.stored)})`, 58)}verify ${ms(entry.verify.cpu)}: ${verdict(median(entry.verify.cpu))}`)
+}
+console.log(`\nA password sign-in on workerd: createAuth + Password() + memoryAdapter, POST callback/password net of the GET csrf before it (sign-up: POST password/sign-up)`)
+for (const [cell, entry] of results) {
+  if (!cell.signIn) continue
+  console.log(`  ${pad(cell.runtime, 24)}sign-in ${pad(ms(entry.verify.cpu), 20)}${pad(`mem ${mb(entry.verify.peak)}`, 22)}sign-up ${pad(ms(entry.hash.cpu), 20)}sign-in: ${verdict(median(entry.verify.cpu))}`)
 }
 
 // The hashing-DoS guard: a 1 MB password is refused by its length, before any hashing.

@@ -78,7 +78,7 @@ function typeScriptError(path: string, cause: unknown): TypeScriptConfigError {
   return new TypeScriptConfigError(
     `${path} is TypeScript, which Node ${node} cannot load. Use Node 22.18 or later (or Node 22.6+ with NODE_OPTIONS=--experimental-strip-types), ` +
       `or run the CLI through tsx: npx tsx node_modules/latchkey/dist/cli.js <command>, ` +
-      `or skip the config and say what the app uses: --with database-sessions,email,passkeys`,
+      `or skip the config and say what the app uses: --with database-sessions,email,passkeys,passwords`,
     { cause },
   )
 }

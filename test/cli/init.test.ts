@@ -167,6 +167,9 @@ describe("latchkey init: names, questions and refusals", () => {
     const credentials = tempApp({ "package.json": NEXT })
     expect(await credentials.init("--provider", "credentials")).toBe(2)
     expect(credentials.err[0]).toMatch(/"credentials" is a credentials provider; init sets up OAuth and OpenID Connect providers only/)
+    const password = tempApp({ "package.json": NEXT })
+    expect(await password.init("--provider", "password")).toBe(2)
+    expect(password.err[0]).toMatch(/"password" is a password provider; init sets up OAuth and OpenID Connect providers only\. Add it by hand \(see docs\/passwords\.md\)/)
   })
 
   it("refuses an unknown framework or database with a did-you-mean", async () => {

@@ -17,7 +17,7 @@ import { roundTrip } from "./schema-roundtrip.js"
 const dir = mkdtempSync(join(new URL(".", import.meta.url).pathname, "generated-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const ALL = { databaseSessions: true, email: true, passkeys: true }
+const ALL = { databaseSessions: true, email: true, passkeys: true, passwords: true }
 
 /** The generated file's tables, loaded, in the shape DrizzleAdapter's second argument takes. */
 async function generatedTables(dialect: Dialect): Promise<{ usersTable: never; accountsTable: never; sessionsTable: never; verificationTokensTable: never; authenticatorsTable: never }> {

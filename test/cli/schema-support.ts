@@ -27,7 +27,7 @@ export const MARIADB_URL = "mysql://root@127.0.0.1:3306"
 
 /** Every table each flavour can store. */
 export function generatedSql(flavour: FlavourId, dialect: Dialect): string {
-  const features = { databaseSessions: true, email: true, passkeys: FLAVOURS[flavour].storesAuthenticators }
+  const features = { databaseSessions: true, email: true, passkeys: FLAVOURS[flavour].storesAuthenticators, passwords: true }
   return schemaScript(physicalSchema(flavour, dialect, features), FLAVOURS[flavour].adapterPackage)
 }
 

@@ -13,11 +13,10 @@ import { PasswordKdfUnavailableError } from "../../src/errors.js"
 import * as passwordsModule from "../../src/passwords/index.js"
 import { webcryptoKdf } from "../../src/passwords/kdf/webcrypto.js"
 import { hasherOn, rejection } from "../passwords/support.js"
-import PostgresAdapter from "@auth/pg-adapter"
 import * as root from "../../src/index.js"
 import * as adaptersModule from "../../src/adapters/index.js"
 import * as passwordProvider from "../../src/providers/password.js"
-import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
+import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "passwords.md"
 const SIGN_IN = snippet(PAGE, "ts", "verifyDummyPassword(password)")
@@ -27,23 +26,22 @@ const LEGACY = snippet(PAGE, "ts", "legacy: [bcryptHashes, argon2Hashes]")
 const BREACHED = snippet(PAGE, "ts", "haveIBeenPwned({")
 const WRANGLER = snippet(PAGE, "toml", "nodejs_compat")
 const ACCOUNTS = snippet(PAGE, "ts", 'signUpFields: [{ name: "company"')
-const MIGRATION = snippet(PAGE, "sql", "ADD COLUMN password")
-const PG_METHODS = snippet(PAGE, "ts", "getUserPassword:")
 const FORMAT = snippetsOf(PAGE).find((block) => block.lang === "" && block.code.includes("$scrypt$ln=<log2 N>"))!
 const PASSWORD = "correct horse battery staple"
+const STORAGE_HEADINGS = ["Storage", "The two adapter methods"]
 const modules = { "latchkey/passwords": passwordsModule, bcryptjs: { default: bcrypt }, "@node-rs/argon2": argon2 }
 
 describe("docs/passwords.md", () => {
   it("has no ts or toml block that this file does not exercise", () => {
-    const claimed = [ACCOUNTS, MIGRATION, PG_METHODS, SIGN_IN, FIRST_LINE, PBKDF2_EVERYWHERE, LEGACY, BREACHED, WRANGLER].map((block) => block.line)
-    const blocks = snippetsOf(PAGE).filter((block) => block.lang !== "")
+    const claimed = [ACCOUNTS, SIGN_IN, FIRST_LINE, PBKDF2_EVERYWHERE, LEGACY, BREACHED, WRANGLER].map((block) => block.line)
+    // The Storage section's blocks (the migration per database and ORM, the adapter methods) are test/docs/passwords-storage.test.ts's.
+    const blocks = snippetsOf(PAGE).filter((block) => block.lang !== "" && !STORAGE_HEADINGS.includes(block.heading))
     expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
   })
 
   it("every ts block compiles as an app writes it", () => {
     const diagnostics = typecheck({
       "passwords-accounts.ts": `declare const mailer: { send(mail: { to: string; subject: string; text: string; html: string }): Promise<void> }\n${ACCOUNTS.code}\n`,
-      "passwords-pg-methods.ts": `declare const pool: import("pg").Pool\n${PG_METHODS.code}\n`,
       "passwords-sign-in.ts": `declare const db: { findUserByEmail(email: string): Promise<{ id: string; passwordHash: string } | null>; setPasswordHash(id: string, hash: string): Promise<void> }\n${SIGN_IN.code}\n`,
       "passwords-first-line.ts": `${FIRST_LINE.code}\n`,
       "passwords-pbkdf2.ts": `${PBKDF2_EVERYWHERE.code}\n`,
@@ -153,24 +151,6 @@ describe("docs/passwords.md", () => {
       process.env.AUTH_URL = previous.url
       if (previous.secret === undefined) delete process.env.AUTH_SECRET
       if (previous.url === undefined) delete process.env.AUTH_URL
-    }
-  }, 60_000)
-
-  it("the migration and the pg-adapter methods store and read a hash on real PostgreSQL", async () => {
-    const reason = await postgresSkipReason()
-    if (reason !== undefined) return console.warn(`[docs/passwords.md] the PostgreSQL block is skipped: ${reason}`)
-    const { pool, drop } = await postgresSchema("pg.sql")
-    try {
-      await pool.query(MIGRATION.code)
-      const { adapter } = await runSnippet(PG_METHODS.code, { "@auth/pg-adapter": { default: PostgresAdapter } }, { pool })
-      const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null })
-      expect(await adapter.getUserPassword(user.id)).toBeNull()
-      await adapter.setUserPassword(user.id, "$scrypt$stored")
-      expect(await adapter.getUserPassword(user.id)).toBe("$scrypt$stored")
-      // pg-adapter's select * carries the column: createAuth hides it (test/passwords/flows-postgres.test.ts).
-      expect((await adapter.getUser(user.id)).password).toBe("$scrypt$stored")
-    } finally {
-      await drop()
     }
   }, 60_000)
 })

@@ -48,7 +48,9 @@ export function parseProviders(names: string[]): CatalogProvider[] | UnknownChoi
     const provider = findProvider(name)
     if (provider === undefined) return unknown("provider", name, providerCatalog().map((entry) => entry.file))
     if (provider.type !== "oauth" && provider.type !== "oidc") {
-      return new UnknownChoice(`"${name}" is a ${provider.type} provider; init sets up OAuth and OpenID Connect providers only. Add it by hand (see docs/providers.md).`)
+      // Password accounts need a mailer and the plug-in: their page walks through both, and `migrate` adds the column.
+      const page = provider.type === "password" ? "docs/passwords.md" : "docs/providers.md"
+      return new UnknownChoice(`"${name}" is a ${provider.type} provider; init sets up OAuth and OpenID Connect providers only. Add it by hand (see ${page}).`)
     }
     if (!chosen.includes(provider)) chosen.push(provider)
   }

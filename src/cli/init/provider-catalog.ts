@@ -129,6 +129,7 @@ const MODULES = {
   "credentials": "Credentials",
   "webauthn": "WebAuthn",
   "passkey": "Passkey",
+  "password": "Password",
   "email": "Email",
   "forwardemail": "ForwardEmail",
   "loops": "Loops",

@@ -58,12 +58,12 @@ async function schemaFeatures(io: CliIO, options: SchemaOptions): Promise<Schema
   const { config, path, searched } = await loadAppConfig(io, options.config)
   if (config === undefined) {
     io.err(`No latchkey configuration found (looked for ${searched.slice(0, 6).join(", ")} ...).`)
-    io.err("Writing users and accounts only: pass --config FILE, or say what the app uses with --with database-sessions,email,passkeys.")
+    io.err("Writing users and accounts only: pass --config FILE, or say what the app uses with --with database-sessions,email,passkeys,passwords.")
     return NO_FEATURES
   }
   const features = featuresOfConfig(config)
-  const used = [features.databaseSessions && "database sessions", features.email && "an email provider", features.passkeys && "passkeys"].filter(Boolean)
-  io.err(`Read ${path}: ${used.length > 0 ? used.join(", ") : "users and accounts only (JWT sessions, no email provider, no passkeys)"}.`)
+  const used = [features.databaseSessions && "database sessions", features.email && "an email provider", features.passkeys && "passkeys", features.passwords && "passwords"].filter(Boolean)
+  io.err(`Read ${path}: ${used.length > 0 ? used.join(", ") : "users and accounts only (JWT sessions, no email provider, no passkeys, no passwords)"}.`)
   if (config.adapter === undefined) io.err("Note: this configuration has no adapter yet; pass one to createAuth so these tables are used.")
   const guessed = options.adapterGiven ? undefined : guessFlavour(config.adapter)
   if (guessed !== undefined) {

@@ -1,15 +1,16 @@
 /**
  * Which tables an app needs, read from its configuration or from `--with`: database sessions when
  * the session strategy is `"database"` (the default with an adapter), verification tokens with an
- * email provider, authenticators with passkeys. Providers are read by their `type` only, so a
- * provider without its client id or secret still counts.
+ * email provider, authenticators with passkeys, a `password` column on users with the Password
+ * provider (or the `passwords` plug-in). Providers are read by their `type` only, so a provider
+ * without its client id or secret still counts.
  */
 import type { AuthConfig } from "../../handler/options.js"
 import { SchemaOptionError } from "../errors.js"
 import type { SchemaFeatures } from "./model.js"
 
 /** The names `--with` accepts, and the feature each turns on. */
-const WITH_NAMES: Record<string, keyof SchemaFeatures> = { "database-sessions": "databaseSessions", sessions: "databaseSessions", email: "email", passkeys: "passkeys", webauthn: "passkeys" }
+const WITH_NAMES: Record<string, keyof SchemaFeatures> = { "database-sessions": "databaseSessions", sessions: "databaseSessions", email: "email", passkeys: "passkeys", webauthn: "passkeys", passwords: "passwords", password: "passwords" }
 
 /** The `type` of a configured provider, calling an uncalled factory (`GitHub` rather than `GitHub()`). */
 function providerType(provider: unknown): unknown {
@@ -27,7 +28,9 @@ function providerType(provider: unknown): unknown {
 export function featuresOfConfig(config: AuthConfig<any, any>): SchemaFeatures {
   const types = (Array.isArray(config.providers) ? config.providers : []).map(providerType)
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt")
-  return { databaseSessions: strategy === "database", email: types.includes("email"), passkeys: types.includes("webauthn") }
+  // The Password provider is refused without the plug-in and useless the other way round: either one says the app stores hashes.
+  const passwords = types.includes("password") || ("passwords" in config && (config as { passwords?: unknown }).passwords !== undefined)
+  return { databaseSessions: strategy === "database", email: types.includes("email"), passkeys: types.includes("webauthn"), passwords }
 }
 
 /** `features` with each name of a `--with` list turned on. */
@@ -42,4 +45,4 @@ export function withFeatures(features: SchemaFeatures, list: string): SchemaFeat
 }
 
 /** No feature: users and accounts only. */
-export const NO_FEATURES: SchemaFeatures = { databaseSessions: false, email: false, passkeys: false }
+export const NO_FEATURES: SchemaFeatures = { databaseSessions: false, email: false, passkeys: false, passwords: false }

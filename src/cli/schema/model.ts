@@ -2,7 +2,7 @@
  * The tables latchkey's features store, written once and independent of any database: each table
  * is a list of columns of a logical kind (an id, a short indexed string, a long text, a date...),
  * and each feature names the tables it needs. Dialects and adapter flavours turn this model into
- * SQL, Prisma or Drizzle text elsewhere, so a later feature (password hashes, two-factor) adds its
+ * SQL, Prisma or Drizzle text elsewhere, so a feature (password hashes, later two-factor) adds its
  * flag to {@link SchemaFeatures} and its table or its columns here, in one place, and every output
  * (the three SQL dialects, Prisma, Drizzle, `--apply`'s diff and `doctor`'s table check) follows.
  */
@@ -51,6 +51,11 @@ export interface SchemaFeatures {
   email: boolean
   /** Passkeys (the WebAuthn provider): authenticators are rows. */
   passkeys: boolean
+  /**
+   * Password accounts (the Password provider): one nullable `password` column on the users table
+   * holds each user's hash (a PHC string, or a legacy bcrypt hash until its owner's next sign-in).
+   */
+  passwords: boolean
 }
 
 const column = (name: string, kind: ColumnKind, nullable = false, unique = false): ColumnModel => ({ name, kind, nullable, ...(unique ? { unique } : {}) })
@@ -119,11 +124,14 @@ const TABLES_BY_FEATURE: ReadonlyArray<{ table: TableModel; needed(features: Sch
 ]
 
 /**
- * Columns a feature adds to a table another feature owns (a two-factor flag on users, say), each
- * appended to its table when the feature is on. Empty today; `--apply` adds such a column to a
- * table that already exists.
+ * Columns a feature adds to a table another feature owns, each appended to its table when the
+ * feature is on; `--apply` adds such a column to a table that already exists. Password hashes live
+ * on the users table, nullable (OAuth-only and passkey-only users have none), as `text`: an Auth.js
+ * credentials app that already keeps bcrypt hashes in `users.password` needs no migration at all.
  */
-const COLUMNS_BY_FEATURE: ReadonlyArray<{ table: TableId; column: ColumnModel; needed(features: SchemaFeatures): boolean }> = []
+const COLUMNS_BY_FEATURE: ReadonlyArray<{ table: TableId; column: ColumnModel; needed(features: SchemaFeatures): boolean }> = [
+  { table: "user", column: column("password", "text", true), needed: (features) => features.passwords },
+]
 
 /** The tables an app with `features` stores, users first, each with the columns its features add. */
 export function tablesFor(features: SchemaFeatures): TableModel[] {

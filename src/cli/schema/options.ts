@@ -64,7 +64,8 @@ function setOption(options: SchemaOptions, flag: string, value: string): string 
 
 /** The usage lines of `schema` and `migrate`, for the CLI's help. */
 export const SCHEMA_USAGE = `  latchkey schema [--config FILE] [--adapter drizzle|kysely|pg] [--dialect postgres|mysql|sqlite]
-                  [--with database-sessions,email,passkeys] [--format sql|prisma|drizzle] [--out DIR]
+                  [--with database-sessions,email,passkeys,passwords]
+                  [--format sql|prisma|drizzle] [--out DIR]
                                     Print the tables the app's configuration needs (found at auth.ts,
                                     src/auth.ts, lib/auth.ts ... or --config), for the @auth adapter
                                     named (default: the configured one when
