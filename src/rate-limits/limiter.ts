@@ -35,6 +35,10 @@ export interface RateLimiter {
   clearLockout(identifier: string): Promise<void>
 }
 
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === "function"
+}
+
 interface CountedKey {
   kind: "client" | "identifier"
   key: string
@@ -46,9 +50,11 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   const limits = plugIn?.limits ?? DEFAULT_LIMITS
   const store: RateLimitStore = plugIn?.store ?? memoryRateLimitStore()
   if (store.perInstance && production) logger.warn("ERR_RATE_LIMIT_PER_INSTANCE", { message: "counts are per instance: share them with redisRateLimitStore" })
+  const hashOf = keyedHash(secret)
   let warnedNoClient = false
 
-  async function keysOf(host: RateLimitHost, route: RateLimitRoute): Promise<CountedKey[]> {
+  /** The keys an attempt counts under; `identifierHash` is its identifier's keyed hash, when the route counts one. */
+  function keysOf(host: RateLimitHost, route: RateLimitRoute, identifierHash: string | undefined): CountedKey[] {
     const keys: CountedKey[] = []
     const { client, identifier } = limits[route]
     if (host.clientKey !== undefined) {
@@ -58,25 +64,30 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
       warnedNoClient = true
       logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
     }
-    const raw = identifier ? normalizeIdentifier(host.identifier()) : undefined
-    if (identifier && raw !== undefined) keys.push({ kind: "identifier", key: `${route}:i:${await keyedHash(secret, raw)}`, rule: identifier })
+    if (identifier && identifierHash !== undefined) keys.push({ kind: "identifier", key: `${route}:i:${identifierHash}`, rule: identifier })
     return keys
   }
 
   /** Logs and reports a refusal with a short hash of the key: never the address nor the IP. */
   async function refuse(host: RateLimitHost, event: Omit<RateLimitEvent, "keyHash">, key: string): Promise<RateLimitVerdict> {
-    const keyHash = (await keyedHash(secret, key)).slice(0, 12)
+    const keyHash = (await hashOf(key)).slice(0, 12)
     logger.warn(event.key === "captcha" ? "ERR_CAPTCHA_FAILED" : "ERR_RATE_LIMITED", { message: `${event.route}: ${event.key} ${keyHash}` })
     await host.report({ ...event, keyHash })
     return { refused: event.key === "captcha" ? "CaptchaFailed" : "RateLimited", retryAfter: event.retryAfter }
   }
 
+  // Every step below awaits only what is really a promise: on Node the identifier's hash is a
+  // string, and the memory store answers counts, not promises, so an attempt passes without a
+  // microtask turn per key (the sign-in path's budget for all of this is a few microseconds).
   return {
     async check(host, route) {
-      const keys = await keysOf(host, route)
+      const raw = limits[route].identifier ? normalizeIdentifier(host.identifier()) : undefined
+      const hash = raw === undefined ? undefined : hashOf(raw)
+      const keys = keysOf(host, route, typeof hash === "object" ? await hash : hash)
       let counts: RateLimitCount[]
       try {
-        counts = await Promise.all(keys.map(({ key, rule }) => store.consume(key, rule)))
+        const answers = keys.map(({ key, rule }) => store.consume(key, rule))
+        counts = answers.some(isPromise) ? await Promise.all(answers) : (answers as RateLimitCount[])
       } catch (error) {
         // A store that cannot answer (Redis down) must not take sign-in down with it: the attempt
         // goes on unlimited, and every such attempt is logged as an error, never silently.
@@ -88,14 +99,13 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
         const retryAfter = Math.max(1, ...counts.filter((count, index) => count.count > keys[index]!.rule.limit).map((count) => Math.ceil(count.resetInMs / 1000)))
         return refuse(host, { route, key: over.kind, retryAfter }, over.key)
       }
-      const passed = await plugIn?.captcha?.(host, route)
-      if (passed === false) return refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`)
+      if (plugIn?.captcha && (await plugIn.captcha(host, route)) === false) return refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`)
       const identifierKey = keys.find((key) => key.kind === "identifier")?.key
       return { refused: false, succeeded: async () => void (identifierKey && (await store.clear(identifierKey))) }
     },
     async clearLockout(identifier) {
       const value = normalizeIdentifier(identifier)
-      const hash = value && (await keyedHash(secret, value))
+      const hash = value && (await hashOf(value))
       if (hash) await Promise.all(ROUTES.map((route) => limits[route].identifier && store.clear(`${route}:i:${hash}`)))
     },
   }
