@@ -246,7 +246,8 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     // The body's fields are read once, by whichever asks first: the gate (for the identifier) or the route.
     let form: URLSearchParams | undefined | null = null
     const formOnce = () => (form === null ? (form = formOf(request, body)) : form)
-    const limited = await rateLimitGate(context, action, provider, formOnce)
+    const gate = rateLimitGate(context, action, provider, formOnce)
+    const limited = gate instanceof Promise ? await gate : gate
     if (limited instanceof Response) return limited
     let answer: Response
     try {
@@ -258,7 +259,8 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }
-    await limited?.(answer)
+    const counted = limited?.(answer)
+    if (counted) await counted
     // A script (latchkey/client, Auth.js's client) cannot follow a redirect to the provider: it asks for JSON.
     return wantsReturnedRedirect(request) ? returnedRedirect(context, answer) : answer
   }
