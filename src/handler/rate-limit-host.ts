@@ -93,7 +93,8 @@ function gateOf(context: RequestContext, action: string, route: RateLimitRoute, 
   return (answer) => {
     // A sign-in that went through redirects onward, not back to a page with `?error=`.
     // (A destination whose own query says `error` keeps its count: that costs a user nothing.)
+    if (answer.status < 300 || answer.status >= 400) return
     const location = answer.headers.get("location")
-    if (answer.status >= 300 && answer.status < 400 && location !== null && !/[?&]error=/.test(location)) return verdict.succeeded()
+    if (location !== null && !/[?&]error=/.test(location)) return verdict.succeeded()
   }
 }
