@@ -10,4 +10,8 @@ export declare function interleave<Names extends string>(
   contenders: Record<Names, () => unknown>,
   options?: { rounds?: number; sliceMs?: number; warmupMs?: number }
 ): Promise<Record<Names, number[]>>
+export declare function interleaveWithCpu<Names extends string>(
+  contenders: Record<Names, () => unknown>,
+  options?: { rounds?: number; sliceMs?: number; warmupMs?: number }
+): Promise<{ wall: Record<Names, number[]>; cpu: Record<Names, number[]> }>
 export declare function perRound(over: number[], under: number[]): number[]

@@ -47,7 +47,13 @@ export function us(value) {
  * clock read costs about as much as a tenth of a token read), each call awaited before the next.
  */
 async function slice(fn, ms, batch) {
+  return (await timedSlice(fn, ms, batch)).wall
+}
+
+/** {@link slice}, with the process's CPU time (user + system, every thread) per call beside the wall time. */
+async function timedSlice(fn, ms, batch) {
   let calls = 0
+  const cpuStart = process.cpuUsage()
   const start = performance.now()
   const end = start + ms
   let now = start
@@ -56,7 +62,8 @@ async function slice(fn, ms, batch) {
     calls += batch
     now = performance.now()
   }
-  return ((now - start) * 1000) / calls
+  const cpu = process.cpuUsage(cpuStart)
+  return { wall: ((now - start) * 1000) / calls, cpu: (cpu.user + cpu.system) / calls }
 }
 
 /** A batch size that takes about 1 ms, found while warming `fn` up. */
@@ -87,6 +94,29 @@ export async function interleave(contenders, { rounds = 7, sliceMs = 300, warmup
     }
   }
   return times
+}
+
+/**
+ * {@link interleave}, measuring each slice twice over: wall time and the process's CPU time per
+ * call. On a machine other processes share, CPU time is not stretched by the waits for a core that
+ * wall time includes (it still carries cache and frequency effects). Answers { wall, cpu }, each
+ * { [name]: [µs per call in round 0, round 1, …] }.
+ */
+export async function interleaveWithCpu(contenders, { rounds = 7, sliceMs = 300, warmupMs = 300 } = {}) {
+  const names = Object.keys(contenders)
+  const batches = {}
+  for (const name of names) batches[name] = await calibrate(contenders[name], warmupMs)
+  const wall = Object.fromEntries(names.map((name) => [name, []]))
+  const cpu = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length]
+      const measured = await timedSlice(contenders[name], sliceMs, batches[name])
+      wall[name][round] = measured.wall
+      cpu[name][round] = measured.cpu
+    }
+  }
+  return { wall, cpu }
 }
 
 /** Per-round ratios `over[i] / under[i]`. */

@@ -1,73 +1,36 @@
 // `npm run bench -- rate-limits`: what the rate limiter costs, in one process, interleaved
-// (bench/method.mjs). The sign-in path is a credentials sign-in through createAuth's handler that
-// succeeds (authorize, the JWT session cookie, the redirect), with the same CSRF cookie and client
-// every time; "off" is `rateLimits: false`, "memory" the default store, "redis" the Redis store on
-// 127.0.0.1:6379 when it answers (each consume counted: one round trip each). The limits are raised
-// so no attempt is refused: the cost measured is counting, not refusing. Session reads (GET
-// /auth/session and auth()) are measured on and off too: the session route is never limited, so
-// any difference is noise. Then a spray of 1M random keys into the memory store, with the process's
-// RSS before and after (run with --expose-gc for a heap figure after collection).
-import { createAuth } from "latchkey"
-import Credentials from "latchkey/providers/credentials"
-import { rateLimits } from "latchkey/rate-limits"
+// (bench/method.mjs). The sign-in path is a successful credentials sign-in through createAuth's
+// handler (bench/rate-limits-apps.mjs), with the limiter off, on with the memory store, and on with
+// the Redis store when 127.0.0.1:6379 answers; a second app with the limiter off is the control.
+// Session reads (GET /auth/session and auth()) are measured on and off too: the session route is
+// never limited, so any difference is noise. Then a spray of 1M random keys into the memory store,
+// with the process's RSS before and after (run with --expose-gc for a heap figure after
+// collection). `npm run bench -- rate-limits-instructions` counts instructions instead of time.
 import { memoryRateLimitStore } from "latchkey/rate-limits"
-import { redisRateLimitStore } from "latchkey/redis"
-import { interleave, machineWithLoad, perRound, ratioText, README_MODE, median, us } from "./method.mjs"
+import { APP, signInApps } from "./rate-limits-apps.mjs"
+import { interleave, interleaveWithCpu, machineWithLoad, perRound, ratioText, README_MODE, median, us } from "./method.mjs"
 
-const SECRET = "latchkey-bench-secret-0123456789abcdef0123"
-const APP = "https://app.example.com"
-const HIGH = { limit: 1e9, windowSeconds: 3600 }
-const routes = { all: { client: HIGH }, credentials: { client: HIGH, identifier: HIGH } }
-
-const users = Credentials({ credentials: { email: {}, password: {} }, authorize: ({ email, password }) => (password === "lovelace" ? { id: "ada", email } : null) })
-
-function app(limits) {
-  return createAuth({ providers: [users], secret: SECRET, env: { AUTH_URL: APP }, trustedProxy: "cloudflare", rateLimits: limits, logger: { warn: () => {} } })
-}
-
-async function redisStore() {
-  try {
-    const { default: Redis } = await import("ioredis")
-    const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1, lazyConnect: true, enableOfflineQueue: false })
-    await redis.connect()
-    let calls = 0
-    const client = { call: (name, ...args) => (calls++, redis.call(name, ...args)) }
-    return { store: redisRateLimitStore(client, { prefix: `latchkey-bench:${crypto.randomUUID()}:` }), calls: () => calls, redis }
-  } catch {
-    return undefined
-  }
-}
-
-const redis = await redisStore()
-const apps = { off: app(false), memory: app(rateLimits({ routes })), ...(redis ? { redis: app(rateLimits({ routes, store: redis.store })) } : {}) }
-
-// One CSRF token and cookie, from the "off" app (every app shares the secret).
-const csrfAnswer = await apps.off.handler(new Request(`${APP}/auth/csrf`, { headers: { "cf-connecting-ip": "198.51.100.7" } }))
-const { csrfToken } = await csrfAnswer.json()
-const csrfCookie = csrfAnswer.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ")
-const body = new URLSearchParams({ email: "ada@example.com", password: "lovelace", csrfToken }).toString()
-const headers = { "cf-connecting-ip": "198.51.100.7", cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded" }
-const signIn = (auth) => () => auth.handler(new Request(`${APP}/auth/callback/credentials`, { method: "POST", headers, body }))
-
-// Every case must sign in, or the comparison means nothing.
-let sessionCookie = ""
-for (const [name, auth] of Object.entries(apps)) {
-  const answer = await signIn(auth)()
-  const session = answer.headers.getSetCookie().find((line) => line.startsWith("__Secure-authjs.session-token="))
-  if (answer.status !== 302 || !session) throw new Error(`${name}: the sign-in did not go through (${answer.status})`)
-  sessionCookie = `${csrfCookie}; ${session.split(";")[0]}`
-}
+const { apps, signIn, sessionCookie, redis } = await signInApps({ controls: ["off again"] })
 const sessionRequest = () => new Request(`${APP}/auth/session`, { headers: { "cf-connecting-ip": "198.51.100.7", cookie: sessionCookie } })
 const pageRequest = new Request(`${APP}/dashboard`, { headers: { cookie: sessionCookie } })
 if (!(await apps.memory.auth(pageRequest))?.user) throw new Error("auth(): no session")
 
 console.log(`rate-limits bench: ${machineWithLoad()}`)
-const signInTimes = await interleave(Object.fromEntries(Object.entries(apps).map(([name, auth]) => [`sign-in, ${name}`, signIn(auth)])), { rounds: 9, sliceMs: 400 })
-const line = (name, times) => console.log(`  ${name.padEnd(26)} ${us(median(times))} µs per call (${us(Math.min(...times))}–${us(Math.max(...times))})`)
-if (!README_MODE) for (const [name, times] of Object.entries(signInTimes)) line(name, times)
-console.log(`  sign-in path, memory store on / off: ${ratioText(perRound(signInTimes["sign-in, memory"], signInTimes["sign-in, off"]), 3)}`)
+// 21 rounds of every case, interleaved, each timed in wall time and in the process's CPU time; the
+// control is a second app with the limiter off, so its ratio to "off" shows what this machine's
+// noise alone does to a ratio (1.000× on a quiet one).
+const signIns = await interleaveWithCpu(Object.fromEntries(Object.entries(apps).map(([name, auth]) => [`sign-in, ${name}`, signIn(auth)])), { rounds: 21, sliceMs: 250 })
+const line = (name, times, unit = "µs per call") => console.log(`  ${name.padEnd(26)} ${us(median(times))} ${unit} (${us(Math.min(...times))}–${us(Math.max(...times))})`)
+if (!README_MODE) {
+  for (const [name, times] of Object.entries(signIns.wall)) line(name, times)
+  for (const [name, times] of Object.entries(signIns.cpu)) line(name, times, "µs CPU per call")
+}
+const ratio = (over, measure = "wall") => ratioText(perRound(signIns[measure][`sign-in, ${over}`], signIns[measure]["sign-in, off"]), 3)
+console.log(`  sign-in path, memory store on / off: ${ratio("memory")}`)
+console.log(`  sign-in path, memory store on / off, CPU time: ${ratio("memory", "cpu")}`)
+console.log(`  control, off / off (noise alone):    ${ratio("off again")}; CPU time ${ratio("off again", "cpu")}`)
 if (redis) {
-  console.log(`  sign-in path, redis store on / off:  ${ratioText(perRound(signInTimes["sign-in, redis"], signInTimes["sign-in, off"]), 3)}`)
+  console.log(`  sign-in path, redis store on / off:  ${ratio("redis")}`)
   const before = redis.calls()
   await signIn(apps.redis)()
   console.log(`  redis round trips per sign-in: ${redis.calls() - before} (one EVAL per key: the ceiling, the route's client, the address; one DEL clearing the address after a sign-in)`)

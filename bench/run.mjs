@@ -56,6 +56,12 @@ if (process.argv[2] === "rate-limits") {
   process.exit(0)
 }
 
+// npm run bench -- rate-limits-instructions: the same sign-in path counted in instructions under callgrind.
+if (process.argv[2] === "rate-limits-instructions") {
+  run(["bench/rate-limits-instructions.mjs"])
+  process.exit(0)
+}
+
 const BENCHES = {
   // decode, getToken and encode against @auth/core and the raw limit, on both crypto backends.
   tokens: async () => {
@@ -80,7 +86,7 @@ const BENCHES = {
 const DEFAULT = ["tokens", "flow"]
 
 if (name !== undefined && !Object.hasOwn(BENCHES, name)) {
-  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, session-versions, provider-tokens, passwords, password-enumeration, rate-limits`)
+  console.error(`npm run bench: no benchmark named "${name}"; known: ${Object.keys(BENCHES).join(", ")}, sessions, session-versions, provider-tokens, passwords, password-enumeration, rate-limits, rate-limits-instructions`)
   process.exit(1)
 }
 for (const bench of name === undefined ? DEFAULT : [name]) await BENCHES[bench]()

@@ -10,7 +10,8 @@
 import { requestCookie, requestCookies, setCookieHeaders } from "../jwt/cookies.js"
 import { encodeBase64url } from "../lib/base64url.js"
 import { cookieName, cookieSpec, type CookieContext } from "../jwt/cookie-names.js"
-import { constantTimeEqual, sha256, sha256Hex } from "../lib/digest.js"
+import { sha256, sha256Hex } from "../jwt/digest.js"
+import { constantTimeEqual } from "../lib/digest.js"
 
 /** What reading this browser's CSRF cookie needs: the request, its cookie names, and the secret. */
 export type BindingContext = CookieContext & { request: Request; secret: string[] }

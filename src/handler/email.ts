@@ -12,7 +12,7 @@ import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"
 import { fireEvent } from "../adapters/events.js"
 import type { RequestContext } from "./context.js"
-import { sha256, sha256Hex } from "../lib/digest.js"
+import { sha256, sha256Hex } from "../jwt/digest.js"
 import type { SignInOutcome } from "./complete-sign-in.js"
 
 /**
@@ -20,7 +20,7 @@ import type { SignInOutcome } from "./complete-sign-in.js"
  * followed by the secret (Auth.js appends its secret list joined by commas, which for one secret is
  * the secret itself). Never the token.
  */
-function storedTokenHash(token: string, secrets: readonly string[]): Promise<string> {
+function storedTokenHash(token: string, secrets: readonly string[]): string | Promise<string> {
   return sha256Hex(`${token}${secrets.join(",")}`)
 }
 

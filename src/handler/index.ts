@@ -245,19 +245,24 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       return json({ error: "UnknownProvider" }, [], 404)
     }
     // Rate limits (issue 27, rate-limit-host.ts): on the parsed route, before the route runs.
-    const limited = await rateLimitGate(context, action, provider, () => formOf(request, body))
+    // The body's fields are read once, by whichever asks first: the gate (for the identifier) or the route.
+    let form: URLSearchParams | undefined | null = null
+    const formOnce = () => (form === null ? (form = formOf(request, body)) : form)
+    const gate = rateLimitGate(context, action, provider, formOnce)
+    const limited = gate instanceof Promise ? await gate : gate
     if (limited instanceof Response) return limited
     let answer: Response
     try {
       if (request.method === "GET" || request.method === "HEAD") answer = await get(context, action, provider)
-      else if (request.method === "POST") answer = await post(context, action, provider, body)
+      else if (request.method === "POST") answer = await post(context, action, provider, formOnce())
       else answer = json({ error: "MethodNotAllowed" }, [], 405)
     } catch (error) {
       settled.logger.error(await loggableError(error))
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }
-    await limited?.(answer)
+    const counted = limited?.(answer)
+    if (counted) await counted
     // A script (latchkey/client, Auth.js's client) cannot follow a redirect to the provider: it asks for JSON.
     return wantsReturnedRedirect(request) ? returnedRedirect(context, answer) : answer
   }

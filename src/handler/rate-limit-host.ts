@@ -8,7 +8,7 @@
  */
 import type { ResolvedProvider } from "../providers/types.js"
 import { clientKeyOfRequest } from "../rate-limits/client-ip.js"
-import type { RateLimitHost } from "../rate-limits/limiter.js"
+import { isPromise, type RateLimitHost, type RateLimitVerdict } from "../rate-limits/limiter.js"
 import type { RateLimitRoute } from "../rate-limits/types.js"
 import { fireEvent } from "../adapters/events.js"
 import type { RequestContext } from "./context.js"
@@ -72,19 +72,30 @@ function refusal(context: RequestContext, action: string, error: "RateLimited" |
   return page
 }
 
+/** What the gate answers: a refusal to send instead of the route, what to call with the route's answer, or nothing. */
+export type RateLimitGate = Response | ((answer: Response) => void | Promise<void>) | undefined
+
 /**
  * Checks one request against the limits: a refusal to answer instead of the route, or what to
  * call with the route's answer (a sign-in that succeeded clears its identifier's count). Undefined
- * when nothing is limited.
+ * when nothing is limited. A promise only when the limiter's answer is one (a Redis store, a
+ * captcha, WebCrypto's hash): with the memory store on Node, a passing attempt is checked without
+ * a microtask turn.
  */
-export async function rateLimitGate(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined): Promise<Response | ((answer: Response) => Promise<void>) | undefined> {
+export function rateLimitGate(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined): RateLimitGate | Promise<RateLimitGate> {
   const limiter = context.rateLimiter
   const route = limiter && limitedRoute(context.request.method, action, provider, action === PASSWORD_ACTION ? passwordSubRoute(context) : undefined)
   if (!limiter || route === undefined) return undefined
+  // A change of password or address names no account in its form: the account is the session's.
+  if (route === "password-change") return context.sessions.confirmedUser(context).then((confirmed) => checkRoute(context, action, provider, formOf, route, confirmed?.userId ?? null))
+  return checkRoute(context, action, provider, formOf, route, undefined)
+}
+
+/** The limiter's verdict on one route, keyed on the form's identifier, or on `sessionUser` (null: nobody) when given. */
+function checkRoute(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined, route: RateLimitRoute, sessionUser: string | null | undefined): RateLimitGate | Promise<RateLimitGate> {
+  const limiter = context.rateLimiter!
   let form: URLSearchParams | undefined
   const readForm = () => (form ??= context.request.method === "POST" ? formOf() : undefined)
-  // A change of password or address names no account in its form: the account is the session's.
-  const sessionUser = route === "password-change" ? ((await context.sessions.confirmedUser(context))?.userId ?? null) : undefined
   const host: RateLimitHost = {
     request: context.request,
     clientKey: clientKeyOfRequest(context.request, context.trustedProxy),
@@ -92,16 +103,21 @@ export async function rateLimitGate(context: RequestContext, action: string, pro
     field: (name) => readForm()?.get(name),
     report: (event) => fireEvent(context, "rateLimited", event),
   }
-  const verdict = await limiter.check(host, route)
+  const verdict = limiter.check(host, route)
+  return isPromise(verdict) ? verdict.then((settled) => gateOf(context, action, route, settled)) : gateOf(context, action, route, verdict)
+}
+
+function gateOf(context: RequestContext, action: string, route: RateLimitRoute, verdict: RateLimitVerdict): RateLimitGate {
   if (verdict.refused) return refusal(context, action, verdict.refused, verdict.retryAfter)
   // Only a sign-in clears its count: a sent link is not proof of anything.
   if (route !== "credentials" && route !== "email-callback" && route !== "password-sign-in") return undefined
-  return async (answer) => {
+  return (answer) => {
+    // A password sign-in answers a script `200 { url }` itself when it went through.
+    if (route === "password-sign-in" && answer.status === 200) return verdict.succeeded()
     // A sign-in that went through redirects onward, not back to a page with `?error=`.
     // (A destination whose own query says `error` keeps its count: that costs a user nothing.)
+    if (answer.status < 300 || answer.status >= 400) return
     const location = answer.headers.get("location")
-    if (answer.status >= 300 && answer.status < 400 && location !== null && !/[?&]error=/.test(location)) await verdict.succeeded()
-    // A password sign-in answers a script `200 { url }` itself when it went through.
-    else if (route === "password-sign-in" && answer.status === 200) await verdict.succeeded()
+    if (location !== null && !/[?&]error=/.test(location)) return verdict.succeeded()
   }
 }

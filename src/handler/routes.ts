@@ -65,8 +65,8 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   return json(answer.session, answer.cookies, 200, PRIVATE)
 }
 
-export async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, body: string): Promise<Response> {
-  const form = formOf(context.request, body)
+/** A POST, with its body's fields as `formOf` read them (once per request: the rate-limit gate reads the same form). */
+export async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined): Promise<Response> {
   if (form === undefined) {
     // Anyone may send one, before any CSRF check: refused as bad input, not logged as an error.
     context.logger.debug("a JSON body nested too deep was refused", { code: "ERR_JSON_DEPTH" })

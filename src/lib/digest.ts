@@ -1,30 +1,13 @@
 /**
- * Small digests and comparisons shared by the session store, the plug-ins and the handler: SHA-256
- * in the two encodings latchkey's cookies use (base64url for latchkey's own values, hex where
- * Auth.js wrote hex), hex for random tokens, and a comparison whose time does not depend on where
- * two secrets differ.
+ * Hex for digests and random tokens, and a comparison whose time does not depend on where two
+ * secrets differ. SHA-256 itself is in `jwt/digest.ts`, on the runtime's crypto backend.
  */
-import { encodeBase64url } from "./base64url.js"
-
-async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))
-}
 
 /** Lower-case hex of `bytes`. */
 export function hex(bytes: Uint8Array): string {
   let out = ""
   for (const byte of bytes) out += byte.toString(16).padStart(2, "0")
   return out
-}
-
-/** SHA-256 of `text`, base64url. */
-export async function sha256(text: string): Promise<string> {
-  return encodeBase64url(await digest(text))
-}
-
-/** SHA-256 of `text`, lower-case hex: how Auth.js writes the CSRF cookie's hash. */
-export async function sha256Hex(text: string): Promise<string> {
-  return hex(await digest(text))
 }
 
 /** Compares two strings in time that depends only on their length. */

@@ -13,7 +13,7 @@
  */
 import type { AdapterWith } from "../adapters/adapter.js"
 import { decodeBase64url, encodeBase64url } from "../lib/base64url.js"
-import { sha256Hex } from "../lib/digest.js"
+import { sha256Hex } from "../jwt/digest.js"
 
 /** The kinds of mailed link that carry a token. */
 export type TokenKind = "verify-email" | "reset" | "change-email"

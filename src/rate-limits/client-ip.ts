@@ -45,11 +45,14 @@ function fromRight(value: string, hops: number): string | undefined {
   return entries.length >= hops ? entries[entries.length - hops]!.trim() : undefined
 }
 
-/** `a.b.c.d` with each part 0–255, or undefined. */
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
+
+/** `a.b.c.d` with each part 0–255 (leading zeros dropped), or undefined. One match: every attempt reads it. */
 function ipv4(value: string): string | undefined {
-  const parts = value.split(".")
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)) return undefined
-  return parts.map(Number).join(".")
+  const match = IPV4.exec(value)
+  if (match === null) return undefined
+  const [a, b, c, d] = [Number(match[1]), Number(match[2]), Number(match[3]), Number(match[4])]
+  return a <= 255 && b <= 255 && c <= 255 && d <= 255 ? `${a}.${b}.${c}.${d}` : undefined
 }
 
 /** The eight hextets of an IPv6 address written by the URL parser (compressed, lower-case, no zone). */
@@ -66,7 +69,11 @@ function hextets(canonical: string): string[] {
  */
 export function clientKeyOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.length > MAX_IP_LENGTH) return undefined
-  const value = raw.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "")
+  const trimmed = raw.trim()
+  // The common case first: a plain IPv4 address has no brackets or zone for the replaces to strip.
+  const plain = ipv4(trimmed)
+  if (plain !== undefined) return plain
+  const value = trimmed.replace(/^\[|\]$/g, "").replace(/%.*$/, "")
   const v4 = ipv4(value)
   if (v4 !== undefined) return v4
   if (!value.includes(":") || !/^[0-9A-Fa-f:.]+$/.test(value)) return undefined

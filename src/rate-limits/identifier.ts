@@ -25,12 +25,18 @@ export function normalizeIdentifier(raw: string | null | undefined): string | un
 }
 
 /**
- * SHA-256 of the secret, then `value`, as 22 base64url characters (128 bits). A keyed digest, not
- * an HMAC: what it must resist is reading the value back, and without the secret no list of
- * addresses can be hashed to compare. Both parts are percent-encoded to ASCII (what the backend's
- * digest reads), with a separator no encoding contains. The runtime's own crypto backend hashes,
- * so on Node it is node:crypto, synchronous, not a WebCrypto round trip through the thread pool.
+ * The keyed hash of an app's secret: for each `value`, SHA-256 of the secret, then the value, as
+ * 22 base64url characters (128 bits). A keyed digest, not an HMAC: what it must resist is reading
+ * the value back, and without the secret no list of addresses can be hashed to compare. Both parts
+ * are percent-encoded to ASCII, with a separator no encoding contains; the secret's part is
+ * encoded once, here. The runtime's own crypto backend hashes, so on Node the hash comes back
+ * as a string from node:crypto (no promise, no WebCrypto round trip through the thread pool); on
+ * other runtimes, as a promise.
  */
-export async function keyedHash(secret: string, value: string): Promise<string> {
-  return (await backend.digest(256, `latchkey rate limits ${encodeURIComponent(secret)} ${encodeURIComponent(value)}`)).slice(0, 22)
+export function keyedHash(secret: string): (value: string) => string | Promise<string> {
+  const prefix = `latchkey rate limits ${encodeURIComponent(secret)} `
+  return (value) => {
+    const hash = backend.sha256(`${prefix}${encodeURIComponent(value)}`, "base64url")
+    return typeof hash === "string" ? hash.slice(0, 22) : hash.then((text) => text.slice(0, 22))
+  }
 }

@@ -27,12 +27,21 @@ export interface RateLimitHost extends CaptchaRequest {
 }
 
 /** The limiter's answer: go on (and call `succeeded` when the attempt signed someone in), or refuse. */
-export type RateLimitVerdict = { refused: false; succeeded(): Promise<void> } | { refused: "RateLimited" | "CaptchaFailed"; retryAfter: number }
+export type RateLimitVerdict = { refused: false; succeeded(): void | Promise<void> } | { refused: "RateLimited" | "CaptchaFailed"; retryAfter: number }
 
-/** The settled limiter: what the handler calls. */
+/**
+ * The settled limiter: what the handler calls. `check` answers the verdict itself when nothing it
+ * needs is a promise (the memory store on Node), so an attempt that passes costs the handler no
+ * microtask turns; a promise otherwise.
+ */
 export interface RateLimiter {
-  check(host: RateLimitHost, route: RateLimitRoute): Promise<RateLimitVerdict>
+  check(host: RateLimitHost, route: RateLimitRoute): RateLimitVerdict | Promise<RateLimitVerdict>
   clearLockout(identifier: string): Promise<void>
+}
+
+/** Whether `value` is a promise (a store's or a hook's), not an answer given at once. */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === "function"
 }
 
 interface CountedKey {
@@ -46,9 +55,11 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   const limits = plugIn?.limits ?? DEFAULT_LIMITS
   const store: RateLimitStore = plugIn?.store ?? memoryRateLimitStore()
   if (store.perInstance && production) logger.warn("ERR_RATE_LIMIT_PER_INSTANCE", { message: "counts are per instance: share them with redisRateLimitStore" })
+  const hashOf = keyedHash(secret)
   let warnedNoClient = false
 
-  async function keysOf(host: RateLimitHost, route: RateLimitRoute): Promise<CountedKey[]> {
+  /** The keys an attempt counts under; `identifierHash` is its identifier's keyed hash, when the route counts one. */
+  function keysOf(host: RateLimitHost, route: RateLimitRoute, identifierHash: string | undefined): CountedKey[] {
     const keys: CountedKey[] = []
     const { client, identifier } = limits[route]
     if (host.clientKey !== undefined) {
@@ -58,44 +69,62 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
       warnedNoClient = true
       logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
     }
-    const raw = identifier ? normalizeIdentifier(host.identifier()) : undefined
-    if (identifier && raw !== undefined) keys.push({ kind: "identifier", key: `${route}:i:${await keyedHash(secret, raw)}`, rule: identifier })
+    if (identifier && identifierHash !== undefined) keys.push({ kind: "identifier", key: `${route}:i:${identifierHash}`, rule: identifier })
     return keys
   }
 
   /** Logs and reports a refusal with a short hash of the key: never the address nor the IP. */
   async function refuse(host: RateLimitHost, event: Omit<RateLimitEvent, "keyHash">, key: string): Promise<RateLimitVerdict> {
-    const keyHash = (await keyedHash(secret, key)).slice(0, 12)
+    const keyHash = (await hashOf(key)).slice(0, 12)
     logger.warn(event.key === "captcha" ? "ERR_CAPTCHA_FAILED" : "ERR_RATE_LIMITED", { message: `${event.route}: ${event.key} ${keyHash}` })
     await host.report({ ...event, keyHash })
     return { refused: event.key === "captcha" ? "CaptchaFailed" : "RateLimited", retryAfter: event.retryAfter }
   }
 
+  /** A store that cannot answer (Redis down) must not take sign-in down with it: the attempt goes on unlimited, logged as an error, never silently. */
+  function storeFailed(error: unknown): RateLimitVerdict {
+    logger.error(new LatchkeyError("the rate-limit store failed; this attempt was not limited", { cause: error }))
+    return { refused: false, succeeded: () => {} }
+  }
+
+  /** Counts the attempt under its keys, then judges it. */
+  function count(host: RateLimitHost, route: RateLimitRoute, identifierHash: string | undefined): RateLimitVerdict | Promise<RateLimitVerdict> {
+    const keys = keysOf(host, route, identifierHash)
+    let answers: (RateLimitCount | Promise<RateLimitCount>)[]
+    try {
+      answers = keys.map(({ key, rule }) => store.consume(key, rule))
+    } catch (error) {
+      return storeFailed(error)
+    }
+    if (answers.some(isPromise)) return Promise.all(answers).then((counts) => judge(host, route, keys, counts), storeFailed)
+    return judge(host, route, keys, answers as RateLimitCount[])
+  }
+
+  function judge(host: RateLimitHost, route: RateLimitRoute, keys: CountedKey[], counts: RateLimitCount[]): RateLimitVerdict | Promise<RateLimitVerdict> {
+    const over = keys.find((key, index) => counts[index]!.count > key.rule.limit)
+    if (over) {
+      const retryAfter = Math.max(1, ...counts.filter((count, index) => count.count > keys[index]!.rule.limit).map((count) => Math.ceil(count.resetInMs / 1000)))
+      return refuse(host, { route, key: over.kind, retryAfter }, over.key)
+    }
+    const identifierKey = keys.find((key) => key.kind === "identifier")?.key
+    const passed: RateLimitVerdict = { refused: false, succeeded: () => (identifierKey === undefined ? undefined : store.clear(identifierKey)) }
+    const captcha = plugIn?.captcha?.(host, route)
+    if (captcha === undefined) return passed
+    return captcha.then((ok) => (ok === false ? refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`) : passed))
+  }
+
+  // Each step goes on at once with what is not a promise: on Node the identifier's hash is a
+  // string and the memory store answers counts, so an attempt that passes takes no microtask turn
+  // (the sign-in path's whole budget for counting is a few microseconds).
   return {
-    async check(host, route) {
-      const keys = await keysOf(host, route)
-      let counts: RateLimitCount[]
-      try {
-        counts = await Promise.all(keys.map(({ key, rule }) => store.consume(key, rule)))
-      } catch (error) {
-        // A store that cannot answer (Redis down) must not take sign-in down with it: the attempt
-        // goes on unlimited, and every such attempt is logged as an error, never silently.
-        logger.error(new LatchkeyError("the rate-limit store failed; this attempt was not limited", { cause: error }))
-        return { refused: false, succeeded: async () => {} }
-      }
-      const over = keys.find((key, index) => counts[index]!.count > key.rule.limit)
-      if (over) {
-        const retryAfter = Math.max(1, ...counts.filter((count, index) => count.count > keys[index]!.rule.limit).map((count) => Math.ceil(count.resetInMs / 1000)))
-        return refuse(host, { route, key: over.kind, retryAfter }, over.key)
-      }
-      const passed = await plugIn?.captcha?.(host, route)
-      if (passed === false) return refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`)
-      const identifierKey = keys.find((key) => key.kind === "identifier")?.key
-      return { refused: false, succeeded: async () => void (identifierKey && (await store.clear(identifierKey))) }
+    check(host, route) {
+      const raw = limits[route].identifier ? normalizeIdentifier(host.identifier()) : undefined
+      const hash = raw === undefined ? undefined : hashOf(raw)
+      return typeof hash === "object" ? hash.then((value) => count(host, route, value)) : count(host, route, hash)
     },
     async clearLockout(identifier) {
       const value = normalizeIdentifier(identifier)
-      const hash = value && (await keyedHash(secret, value))
+      const hash = value && (await hashOf(value))
       if (hash) await Promise.all(ROUTES.map((route) => limits[route].identifier && store.clear(`${route}:i:${hash}`)))
     },
   }

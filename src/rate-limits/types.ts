@@ -70,8 +70,9 @@ export interface RateLimitCount {
  * ```
  */
 export interface RateLimitStore {
-  consume(key: string, rule: RateLimitRule): Promise<RateLimitCount>
-  clear(key: string): Promise<void>
+  /** Counts one attempt; a store in this process may answer the count itself instead of a promise. */
+  consume(key: string, rule: RateLimitRule): RateLimitCount | Promise<RateLimitCount>
+  clear(key: string): void | Promise<void>
   /** True for a store whose counts are this instance's alone (memory): production warns once. */
   readonly perInstance?: boolean
 }

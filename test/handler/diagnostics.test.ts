@@ -214,7 +214,7 @@ describe("database errors", () => {
     const csrf = await handler(new Request(`${APP}/auth/csrf`))
     const csrfCookie = (csrf.headers.get("set-cookie") ?? "").split(";")[0]!
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-    const { sha256 } = await import("../../src/lib/digest.js")
+    const { sha256 } = await import("../../src/jwt/digest.js")
     const cookie = `${csrfCookie}; authjs.session-token=${"a".repeat(64)}.${await sha256(csrfToken)}`
     const response = await handler(new Request(`${APP}/auth/session`, { headers: { cookie } }))
     expect(response.status).toBe(200)

@@ -13,6 +13,8 @@ describe("client keys", () => {
     expect(clientKeyOf("fe80::1%eth0")).toBe("fe80:0:0:0::/64")
     expect(clientKeyOf("::ffff:198.51.100.7")).toBe("198.51.100.7")
     expect(clientKeyOf("198.51.100.007")).toBe("198.51.100.7")
+    expect(clientKeyOf(" [198.51.100.7] ")).toBe("198.51.100.7")
+    expect(clientKeyOf("198.51.100.7%eth0")).toBe("198.51.100.7")
   })
 
   it("refuses what is not an address", () => {

@@ -15,6 +15,7 @@ import {
   randomUUID,
   type KeyObject,
 } from "node:crypto"
+import * as nodeCrypto from "node:crypto"
 import type { ContentEncryption, CryptoBackend, PreparedKey, SealedParts } from "./types.js"
 
 interface NodeKey {
@@ -83,6 +84,12 @@ function tagMatches(full: Buffer, tag: Buffer): boolean {
   return diff === 0
 }
 
+/**
+ * node:crypto's one-shot `hash` (Node 20.12+, 21.7+) skips the Hash object `createHash` makes; it
+ * is read from the namespace because an older Node 20 has no such export to import by name.
+ */
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "base64url" | "hex") => string }).hash
+
 function asNodeKey(key: PreparedKey): NodeKey {
   return key as NodeKey
 }
@@ -138,6 +145,8 @@ export const backend: CryptoBackend = {
   async digest(bits, ascii) {
     return createHash(bits === 256 ? "sha256" : "sha512").update(ascii, "latin1").digest("base64url")
   },
+
+  sha256: oneShotHash ? (text, encoding) => oneShotHash("sha256", text, encoding) : (text, encoding) => createHash("sha256").update(text, "utf8").digest(encoding),
 
   base64url: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url"),
 

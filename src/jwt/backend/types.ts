@@ -39,6 +39,12 @@ export interface CryptoBackend {
   open(key: PreparedKey, aad: string, parts: SealedParts): Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** SHA-256 or SHA-512 of an ASCII string, as base64url. */
   digest(bits: 256 | 512, ascii: string): Promise<string>
+  /**
+   * SHA-256 of `text`'s UTF-8 bytes (a lone surrogate as U+FFFD, as `TextEncoder` writes it), as
+   * base64url or lower-case hex. node:crypto answers the string itself: no promise and no
+   * thread-pool hop, on paths (the CSRF check, the rate limiter's keys) that run on every sign-in.
+   */
+  sha256(text: string, encoding: "base64url" | "hex"): string | Promise<string>
   /** base64url without padding. */
   base64url(bytes: Uint8Array): string
   /** A random RFC 9562 version 4 UUID. */

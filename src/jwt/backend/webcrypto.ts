@@ -4,6 +4,7 @@
  * caller, which is what makes WebCrypto fast enough for per-request token reads.
  */
 import { decodeBase64url, encodeBase64url } from "../../lib/base64url.js"
+import { hex } from "../../lib/digest.js"
 import type { ContentEncryption, CryptoBackend, PreparedKey, SealedParts } from "./types.js"
 
 interface WebKey {
@@ -127,6 +128,11 @@ export const backend: CryptoBackend = {
   async digest(bits, ascii) {
     const hash = await crypto.subtle.digest(bits === 256 ? "SHA-256" : "SHA-512", latin1(ascii))
     return encodeBase64url(new Uint8Array(hash))
+  },
+
+  async sha256(text, encoding) {
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))
+    return encoding === "hex" ? hex(hash) : encodeBase64url(hash)
   },
 
   base64url: encodeBase64url,
