@@ -45,3 +45,22 @@ export function hidePasswordField(adapter: Adapter | undefined): Adapter | undef
   }
   return hidden
 }
+
+/**
+ * Removes the password of a user whose address was never proved, when an OAuth sign-in joins that
+ * user by address (`allowDangerousEmailAccountLinking`) or a magic link proves the address. Whoever
+ * set that password never read the mail at the address: it may be an attacker who signed up first
+ * with the victim's address and waits for the victim to adopt the account (pre-hijacking). Answers
+ * whether a password was removed, so the caller ends the user's sessions too.
+ *
+ * @example
+ * ```ts
+ * if (await voidUnprovenPassword(adapter, user)) await sessions.revokeUser(context, async () => user.id)
+ * ```
+ */
+export async function voidUnprovenPassword(adapter: Adapter | undefined, user: { id: string; emailVerified?: Date | null }): Promise<boolean> {
+  if (user.emailVerified || typeof adapter?.getUserPassword !== "function" || typeof adapter.setUserPassword !== "function") return false
+  if (!(await adapter.getUserPassword(user.id))) return false
+  await adapter.setUserPassword(user.id, null)
+  return true
+}

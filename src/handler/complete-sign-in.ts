@@ -10,9 +10,10 @@
  * session, so opening an attacker's link, or a second person logging in on a shared browser, cannot
  * attach anything to the signed-in user.
  */
-import { OAuthAccountNotLinkedError } from "../errors.js"
+import { InvalidOptionError, OAuthAccountNotLinkedError } from "../errors.js"
 import { withAdapterMethods } from "../adapters/adapter.js"
 import { fireEvent } from "../adapters/events.js"
+import { voidUnprovenPassword } from "../adapters/hide-password.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
 import type { Account, Profile, User } from "../types.js"
 import type { RequestContext } from "./context.js"
@@ -61,7 +62,12 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome) {
   if (adapter && outcome.provider.type === "credentials" && context.sessions.rows) return credentialsUser(context, outcome)
   // Credentials sign in as the user authorize() returns, and are not stored, as in Auth.js.
   if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
-  const linked = await resolveSignIn(adapter, { ...outcome, currentUserId: await linkingUserId(context, outcome) })
+  const currentUserId = await linkingUserId(context, outcome)
+  const linked = await resolveSignIn(adapter, { ...outcome, currentUserId })
+  // Joined by address (allowDangerousEmailAccountLinking): the provider proved the address, so a
+  // password nobody proved it for is an attacker's way in, and goes (with the sessions it opened).
+  const byAddress = !linked.isNewUser && linked.isNewAccount && currentUserId === null
+  if (byAddress && (await voidUnprovenPassword(adapter, linked.user))) await revokeSessions(context, linked.user.id)
   // With provider tokens kept in account rows (database sessions), a returning user's row gets this sign-in's tokens.
   await context.providerTokens?.storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })
@@ -82,6 +88,20 @@ async function credentialsUser(context: RequestContext, outcome: SignInOutcome) 
   const created = await adapter.createUser({ emailVerified: null, ...fields, email: fields.email ?? "", id: id ?? crypto.randomUUID() })
   await fireEvent(context, "createUser", { user: created })
   return { user: created as User, isNewUser: true }
+}
+
+/**
+ * Ends every session of a user. A session store that cannot (JWT sessions without a per-user
+ * session version) says so in the log instead of failing the reset that asked: the password has
+ * changed already, and the old sessions last until they expire.
+ */
+export async function revokeSessions(context: RequestContext, userId: string): Promise<void> {
+  try {
+    await context.sessions.revokeUser(context, async () => userId)
+  } catch (error) {
+    if (context.sessions.rows || !(error instanceof InvalidOptionError)) throw error
+    context.logger.warn("PASSWORD_SESSIONS_NOT_REVOKED", { message: "a password reset or change, or a password voided at sign-in, could not end the user's other JWT sessions: they last until they expire. Use database sessions to end them at once." })
+  }
 }
 
 /** Where a new user goes first: `pages.newUser`, carrying where they were headed; else there. */

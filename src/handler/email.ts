@@ -11,9 +11,10 @@ import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"
 import { fireEvent } from "../adapters/events.js"
+import { voidUnprovenPassword } from "../adapters/hide-password.js"
 import type { RequestContext } from "./context.js"
 import { sha256, sha256Hex } from "../jwt/digest.js"
-import type { SignInOutcome } from "./complete-sign-in.js"
+import { revokeSessions, type SignInOutcome } from "./complete-sign-in.js"
 
 /**
  * What is stored of a link's token, as Auth.js stores it: the lower-case hex SHA-256 of the token
@@ -80,6 +81,8 @@ async function emailUser(context: RequestContext, provider: EmailConfig, email: 
   const adapter = adapterOf(context, provider)
   const existing = await adapter.getUserByEmail(email)
   if (existing) {
+    // The link proves the address: a password set by someone who never proved it goes (pre-hijacking).
+    if (await voidUnprovenPassword(adapter, existing)) await revokeSessions(context, existing.id)
     if (!adapter.updateUser) return { user: existing as User, isNewUser: false }
     const user = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
     await fireEvent(context, "updateUser", { user })

@@ -5,10 +5,9 @@
  * its pages and its answers. The routes get these and nothing else of the handler.
  */
 import { csrfToken } from "../adapters/browser-binding.js"
-import { InvalidOptionError } from "../errors.js"
 import { fireEvent } from "../adapters/events.js"
 import type { PasswordHost } from "../passwords/host.js"
-import { completeSignIn } from "./complete-sign-in.js"
+import { completeSignIn, revokeSessions } from "./complete-sign-in.js"
 import type { RequestContext } from "./context.js"
 import { verifyCsrf } from "./csrf.js"
 import { errorMessage } from "./errors.js"
@@ -27,20 +26,6 @@ function wantsJson(request: Request): boolean {
 function answerFor(context: RequestContext, scripted: boolean, response: Response): Response {
   if (!scripted || wantsReturnedRedirect(context.request)) return response
   return returnedRedirect(context, response)
-}
-
-/**
- * Ends every session of a user. A session store that cannot (JWT sessions without a per-user
- * session version) says so in the log instead of failing the reset that asked: the password has
- * changed already, and the old sessions last until they expire.
- */
-async function revokeSessions(context: RequestContext, userId: string): Promise<void> {
-  try {
-    await context.sessions.revokeUser(context, async () => userId)
-  } catch (error) {
-    if (context.sessions.rows || !(error instanceof InvalidOptionError)) throw error
-    context.logger.warn("PASSWORD_SESSIONS_NOT_REVOKED", { message: "a password reset or change could not end the user's other JWT sessions: they last until they expire. Use database sessions to end them at once." })
-  }
 }
 
 /** The capabilities of this request for the password routes. */
