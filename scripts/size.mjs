@@ -47,8 +47,8 @@ const ENTRIES = [
   { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1.8 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
   // (an optional peer), so it stays out of the measure. 3.2 and 3.7 KB when first measured.
-  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 3.8 * KB }, // 3.7 KB after round three and redirectTo (was 3.1): a 404 from the session route is reported, and a page that lands with a new user tells the other tabs
-  { name: "latchkey/react (react excluded)", code: `export * from "latchkey/react"`, budget: 4.2 * KB, external: ["react"] },
+  { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 4.4 * KB }, // issue 28: 4.3 KB with signUp, requestPasswordReset, resetPassword, changePassword and changeEmail. 3.7 KB after round three and redirectTo (was 3.1): a 404 from the session route is reported, and a page that lands with a new user tells the other tabs
+  { name: "latchkey/react (react excluded)", code: `export * from "latchkey/react"`, budget: 4.8 * KB, external: ["react"] }, // issue 28: 4.7 KB, the client's password calls
   // Passkeys, apart from the root so other apps bundle none of it: latchkey's 5.1 KB (4.2 KB of it the
   // served browser script) and @simplewebauthn/server's 86.6 KB, most of that @peculiar/x509 and the
   // ASN.1 stack its attestation-statement verifiers import statically, whatever format arrives.
@@ -63,14 +63,15 @@ const ENTRIES = [
   // none of it: 4.6 KB (4673 bytes) when first measured for the Web (the WebCrypto backend; the workerd
   // build's run-time node:crypto probe is 4.7 KB), beside 5.6 KB for better-auth/crypto's hashPassword and
   // verifyPassword measured the same way. Budgeted at the first measure plus 3%.
-  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 4.8 * KB },
+  // Issue 28: the hashing floor was 4.6 KB; the whole feature (routes, tokens, mails, pages, the sign-in form) is 11.6 KB, + 2%.
+  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 11.9 * KB },
   // The framework integrations: createAuth under them, plus their own thin layer (next/headers and
   // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.2 * KB, external: ["next"] }, // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 52.5 * KB, external: ["@sveltejs/kit"] }, // issue 26's end: 51.4 KB, + 2%
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.1 * KB, external: ["next"] }, // issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 55.4 * KB, external: ["@sveltejs/kit"] }, // issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -100,15 +101,18 @@ const ENTRIES = [
   // shared chunks that compress apart); loading the sign-in page with the first page took the initial
   // load to 48.7 KB but the whole to 52.7 KB (59.8 KB with provider tokens): neither was kept. 49.8 KB initial, 52.5 KB whole: budgets at
   // those plus 2% (50.8; 53.6). Under the peer's 46.3 KB whole is still open: 6.2 KB to go.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.8 * KB, wholeBudget: 53.6 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Issue 28: 52.8 KB initial, 55.5 KB whole (the password routes' wiring in the handler, about 1.1 KB: their
+  // recognition, host and the hash-hiding wrapper; JWT session versions, about 0.9 KB; the pages and the rest of the
+  // feature stay in latchkey/passwords): budgets at those plus 2%. Still over @auth/core's whole (issue 26).
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.9 * KB, wholeBudget: 56.7 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app as a production build makes it: the bundler sets the `production` condition (webpack,
   // Vite, Parcel and Turbopack do; esbuild and wrangler only when told), so `#development` is the stubs
   // (handler/production.ts). 49.7 KB initial, 52.0 KB whole (@auth/core + 5.7 KB) when first measured;
   // budgeted at those plus 2%. The peer is measured with the same conditions.
-  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 50.8 * KB, wholeBudget: 53.1 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.8 * KB, wholeBudget: 56.1 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 59.6 * KB, wholeBudget: 60.7 * KB }, // round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 62.7 * KB, wholeBudget: 63.8 * KB }, // round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
 async function measure(code, external = [], production = false) {
