@@ -9,8 +9,8 @@
 import type { AdapterUser } from "../adapters/adapter.js"
 import { InvalidPasswordHashError, PasswordPolicyError } from "../errors.js"
 import type { User } from "../types.js"
-import { addressOf, checkEmailUrl, policyReason, refuse, send, siteOf } from "./answers.js"
-import { mailLink, type RouteContext } from "./context.js"
+import { addressOf, checkEmailUrl, refuse, send, siteOf } from "./answers.js"
+import { mailLink, newPasswordHash, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
 import { useToken } from "./tokens.js"
 
@@ -34,17 +34,12 @@ async function provenUser(route: RouteContext, password: string | null, back: st
 }
 
 export async function changePassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
-  const { host, provider, adapter, hasher } = route
+  const { host, provider, adapter } = route
   const back = await host.safeRedirect(form.get("callbackUrl"))
   const user = await provenUser(route, form.get("currentPassword"), back)
   if (user instanceof Response) return user
-  let hash: string
-  try {
-    hash = await hasher.hash(form.get("newPassword") ?? "")
-  } catch (error) {
-    if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
-    throw error
-  }
+  const hash = await newPasswordHash(route, form.get("newPassword"), back)
+  if (hash instanceof Response) return hash
   await adapter.setUserPassword(user.id, hash)
   if (!YES.has(form.get("revokeOtherSessions") ?? "")) return host.go(back)
   // Every session ends, this one too; this browser then gets a fresh one.

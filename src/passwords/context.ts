@@ -6,7 +6,8 @@ import { withAdapterMethods, type AdapterUser, type AdapterWith } from "../adapt
 import { PASSWORD_METHODS } from "../adapters/requirements.js"
 import type { PasswordHasher } from "./hasher.js"
 import type { PasswordHost, PasswordProvider } from "./host.js"
-import { addressOf, send, siteOf } from "./answers.js"
+import { PasswordPolicyError } from "../errors.js"
+import { addressOf, policyReason, refuse, send, siteOf } from "./answers.js"
 import { mails } from "./mail.js"
 import { issueToken, type TokenKind } from "./tokens.js"
 
@@ -42,4 +43,18 @@ export async function mailLink(route: RouteContext, kind: TokenKind, user: Adapt
 /** Whether the user's stored address is `email` (both normalised as the provider does). */
 export function hasAddress(route: RouteContext, user: AdapterUser | null, email: string): user is AdapterUser {
   return user !== null && addressOf(route.provider, user.email) === email
+}
+
+/**
+ * The hash of a new password; or, when the rules refuse it, the `PasswordPolicy` answer (with its
+ * reason) that sends the user back to `back`. Nothing is spent or written before it: a refused
+ * password leaves a reset link usable.
+ */
+export async function newPasswordHash({ host, hasher }: RouteContext, password: string | null, back: string): Promise<string | Response> {
+  try {
+    return await hasher.hash(password ?? "")
+  } catch (error) {
+    if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
+    throw error
+  }
 }

@@ -5,10 +5,9 @@
  * checked against the rules before its token is spent (a weak password leaves the link usable),
  * ends every session of the user by default, and signs this browser in.
  */
-import { PasswordPolicyError } from "../errors.js"
 import type { User } from "../types.js"
-import { addressOf, checkEmailUrl, policyReason, refuse, routeUrl } from "./answers.js"
-import { hasAddress, mailLink, type RouteContext } from "./context.js"
+import { addressOf, checkEmailUrl, refuse, routeUrl } from "./answers.js"
+import { hasAddress, mailLink, newPasswordHash, type RouteContext } from "./context.js"
 import { useToken } from "./tokens.js"
 
 export async function verifyEmail(route: RouteContext): Promise<Response> {
@@ -36,17 +35,12 @@ export async function forgotPassword(route: RouteContext, form: URLSearchParams)
 }
 
 export async function resetPassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
-  const { host, provider, adapter, hasher } = route
+  const { host, provider, adapter } = route
   const token = form.get("token")
   const email = addressOf(provider, form.get("email"))
   const back = routeUrl(host, "password/reset", { token, email })
-  let hash: string
-  try {
-    hash = await hasher.hash(form.get("password") ?? "")
-  } catch (error) {
-    if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
-    throw error
-  }
+  const hash = await newPasswordHash(route, form.get("password"), back)
+  if (hash instanceof Response) return hash
   const userId = await useToken(adapter, host.secret, "reset", token, email)
   const user = userId === undefined ? null : await adapter.getUser(userId)
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", back)

@@ -6,11 +6,10 @@
  * yet, a link to set one (nothing joins an existing user until the address is proven). A new user
  * is written with its hash, or not at all: a failed hash write deletes the user again.
  */
-import { PasswordPolicyError } from "../errors.js"
 import type { AdapterUser } from "../adapters/adapter.js"
 import type { User } from "../types.js"
-import { addressOf, checkEmailUrl, policyReason, refuse, routeUrl, send, siteOf } from "./answers.js"
-import { mailLink, type RouteContext } from "./context.js"
+import { addressOf, checkEmailUrl, refuse, routeUrl, send, siteOf } from "./answers.js"
+import { mailLink, newPasswordHash, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
 
 /** Fields a sign-up never takes from the form or the callback. */
@@ -60,19 +59,14 @@ async function mailOwner(route: RouteContext, owner: AdapterUser, email: string)
 }
 
 export async function passwordSignUp(route: RouteContext, form: URLSearchParams): Promise<Response> {
-  const { host, provider, adapter, hasher } = route
+  const { host, provider, adapter } = route
   const back = routeUrl(host, "password/sign-up", { callbackUrl: form.get("callbackUrl") })
   if (!provider.allowSignUp) return refuse(host, "SignUpDisabled", back)
   const email = addressOf(provider, form.get("email"))
   const fields = appFields(route, form)
   if (!email || !fields) return refuse(host, "InvalidRequest", back)
-  let hash: string
-  try {
-    hash = await hasher.hash(form.get("password") ?? "")
-  } catch (error) {
-    if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
-    throw error
-  }
+  const hash = await newPasswordHash(route, form.get("password"), back)
+  if (hash instanceof Response) return hash
   const name = form.get("name")?.trim().slice(0, MAX_FIELD) || undefined
   const extra = provider.signUp ? await provider.signUp({ email, name, fields }) : fields
   if (extra === false) return refuse(host, "AccessDenied", back)

@@ -2,26 +2,15 @@
 // client), and two app instances sharing one count, so that under concurrency exactly the
 // configured number of attempts gets through across both. Each run uses its own key prefix.
 import Redis from "ioredis"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { redisRateLimitStore } from "../../src/redis/index.js"
-import { probeRedis } from "../tokens/support.js"
+import { redisForSuite } from "../setup/services.js"
 import { APP, csrfFor, limitedApp } from "./support.js"
 
 let redis: Redis | undefined
 const prefix = `latchkey-test:rl:${crypto.randomUUID()}:`
 
-beforeAll(async () => {
-  const reason = await probeRedis()
-  if (reason && process.env.CI !== "true") return console.warn(`skipped: ${reason}`)
-  redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
-})
-
-afterAll(async () => {
-  if (!redis) return
-  const keys = await redis.keys(`${prefix}*`)
-  if (keys.length > 0) await redis.del(...keys)
-  await redis.quit()
-})
+redisForSuite(prefix, (client) => (redis = client))
 
 /** The app's client, counting the commands sent through it: each is one round trip. */
 function counting(client: Redis) {

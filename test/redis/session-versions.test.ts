@@ -4,29 +4,18 @@
 // once without a local copy; within cacheMs with one), a read costs at most one GET (none when the
 // copy is fresh), and a revocation one EVAL. Each run uses its own key prefix.
 import Redis from "ioredis"
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { redisSessionVersions } from "../../src/redis/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { RedisCommandClient } from "../../src/redis/command.js"
 import { APP, app, csrf, postForm } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
-import { probeRedis } from "../tokens/support.js"
+import { redisForSuite } from "../setup/services.js"
 
 let redis: Redis | undefined
 const prefix = `latchkey-test:sv:${crypto.randomUUID()}:`
 
-beforeAll(async () => {
-  const reason = await probeRedis()
-  if (reason && process.env.CI !== "true") return console.warn(`skipped: ${reason}`)
-  redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
-})
-
-afterAll(async () => {
-  if (!redis) return
-  const keys = await redis.keys(`${prefix}*`)
-  if (keys.length > 0) await redis.del(...keys)
-  await redis.quit()
-})
+redisForSuite(prefix, (client) => (redis = client))
 
 afterEach(() => {
   vi.useRealTimers()

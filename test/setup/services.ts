@@ -5,6 +5,8 @@
  * servers are part of the run, so `requireService` turns that reason into a failure instead.
  */
 import { connect } from "node:net"
+import Redis from "ioredis"
+import { afterAll, beforeAll } from "vitest"
 
 export const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
 export const MARIADB = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
@@ -36,3 +38,24 @@ export async function requireService(service: string, address: { host: string; p
 
 /** `unreachable` as a matrix entry's `skipReason`: asked when the entry is about to run. */
 export const skipReasonFor = (service: string, address: { host: string; port: number }) => () => unreachable(service, address)
+
+/**
+ * A real Redis client for one suite: connected before its tests (handed to `use`), its keys under
+ * `prefix` deleted and the client closed after them. Off CI a missing Redis leaves `use` uncalled
+ * and prints why, so the suite's tests skip themselves; under CI=true they then fail.
+ */
+export function redisForSuite(prefix: string, use: (client: Redis) => void): void {
+  let client: Redis | undefined
+  beforeAll(async () => {
+    const reason = await unreachable("Redis", REDIS)
+    if (reason && process.env.CI !== "true") return console.warn(`skipped: ${reason}`)
+    client = new Redis({ ...REDIS, maxRetriesPerRequest: 1 })
+    use(client)
+  })
+  afterAll(async () => {
+    if (!client) return
+    const keys = await client.keys(`${prefix}*`)
+    if (keys.length > 0) await client.del(...keys)
+    await client.quit()
+  })
+}
