@@ -14,6 +14,7 @@ import { createAuth } from "latchkey"
 import { memorySessionVersions } from "latchkey/adapters"
 import { redisSessionVersions } from "latchkey/redis"
 import { machineWithLoad, median, perRound, ratioText, us } from "./method.mjs"
+import { header, signInPairs } from "./sign-in-cookies.mjs"
 
 const SECRET = "latchkey-bench-secret-0123456789abcdef0123"
 const ORIGIN = "http://localhost:3000"
@@ -21,18 +22,6 @@ const ROUNDS = Math.max(5, Number(process.env.VERSIONS_ROUNDS ?? 21))
 const SLICE_MS = Number(process.env.VERSIONS_SLICE_MS ?? 200)
 const PREFIX = `latchkey-bench:sv:${process.pid}:`
 
-const pairsOf = (response) => response.headers.getSetCookie().map((line) => line.split(";")[0]).filter((pair) => !pair.endsWith("="))
-const header = (pairs) => [...new Map(pairs.map((pair) => pair.split(/=(.*)/s).slice(0, 2)))].map(([name, value]) => `${name}=${value}`).join("; ")
-
-/** Signs `ada` in through an app's credentials form; answers the browser's cookie header. */
-async function signIn(handler) {
-  const csrf = await handler(new Request(`${ORIGIN}/auth/csrf`))
-  const pairs = pairsOf(csrf)
-  const { csrfToken } = await csrf.json()
-  const body = new URLSearchParams({ csrfToken, username: "ada" })
-  const response = await handler(new Request(`${ORIGIN}/auth/signin/credentials`, { method: "POST", headers: { cookie: header(pairs), "content-type": "application/x-www-form-urlencoded" }, body }))
-  return header([...pairs, ...pairsOf(response)])
-}
 
 /** An ioredis client, or the reason there is none. */
 async function redisClient() {
@@ -56,7 +45,7 @@ const page = (cookie) => new Request(`${ORIGIN}/dashboard`, { headers: { cookie 
 async function readOn(revocationStore) {
   const app = createAuth({ ...base, session: { strategy: "jwt", revocationStore } })
   if (revocationStore) await app.revokeSessions(ada.id)
-  const cookie = await signIn(app.handler)
+  const cookie = header(await signInPairs(app.handler, ORIGIN))
   const read = () => app.auth(page(cookie))
   if ((await read())?.user?.email !== ada.email) throw new Error("the bench app did not read Ada's session")
   return { read, cookieBytes: cookie.length }

@@ -15,6 +15,7 @@ import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import * as current from "latchkey"
 import { createUser, freshSchema, machineLine, schemaPool } from "./postgres.mjs"
+import { header, pairsOf, signInPairs } from "./sign-in-cookies.mjs"
 
 const other = process.argv[2]
 if (!other) {
@@ -28,18 +29,6 @@ const ROUNDS = Math.max(5, Number(process.env.SESSIONS_ROUNDS ?? 9))
 const ROUND_MS = Number(process.env.SESSIONS_ROUND_MS ?? 700)
 
 
-const pairsOf = (response) => response.headers.getSetCookie().map((line) => line.split(";")[0]).filter((pair) => !pair.endsWith("="))
-const header = (pairs) => [...new Map(pairs.map((pair) => pair.split(/=(.*)/s).slice(0, 2)))].map(([name, value]) => `${name}=${value}`).join("; ")
-
-/** Signs `ada` in through a build's credentials form; answers the browser's cookie pairs. */
-async function signIn(handler) {
-  const csrf = await handler(new Request(`${ORIGIN}/auth/csrf`))
-  const pairs = pairsOf(csrf)
-  const { csrfToken } = await csrf.json()
-  const body = new URLSearchParams({ csrfToken, username: "ada" })
-  const response = await handler(new Request(`${ORIGIN}/auth/signin/credentials`, { method: "POST", headers: { cookie: header(pairs), "content-type": "application/x-www-form-urlencoded" }, body }))
-  return [...pairs, ...pairsOf(response)]
-}
 
 /** One build's three reads, each checked to read Ada's session once before timing. */
 async function readsOf(latchkey, adapter, ada) {
@@ -48,8 +37,8 @@ async function readsOf(latchkey, adapter, ada) {
   const jwt = latchkey.createAuth(base)
   const database = latchkey.createAuth({ ...base, adapter, session: { strategy: "database" } })
   const hybrid = latchkey.createAuth({ ...base, adapter, session: { strategy: "database", cache: { maxAge: 300 } } })
-  const jwtCookie = header(await signIn(jwt.handler))
-  const databasePairs = await signIn(database.handler)
+  const jwtCookie = header(await signInPairs(jwt.handler, ORIGIN))
+  const databasePairs = await signInPairs(database.handler, ORIGIN)
   const databaseCookie = header(databasePairs)
   const primed = await hybrid.handler(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: databaseCookie } }))
   const hybridCookie = header([...databasePairs, ...pairsOf(primed)])
