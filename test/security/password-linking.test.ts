@@ -72,3 +72,29 @@ for (const strategy of STRATEGIES) {
     }
   })
 }
+
+// The same pre-hijack through a magic link: the victim signs in with the app's email provider, which
+// proves the address (and, as in Auth.js, marks it verified). Without the defence the attacker's
+// unverified password then opens the verified account the victim now uses.
+for (const strategy of STRATEGIES) {
+  it(`pre-hijacking by password sign-up, then a magic link (${strategy} sessions): the attacker's password goes`, async () => {
+    const links: string[] = []
+    const magic = { id: "email", type: "email" as const, name: "Email", sendVerificationRequest: async ({ url }: { url: string }) => void links.push(url) }
+    const app = passwordApp({ strategy, providers: [magic] as never, provider: { requireEmailVerification: false } })
+    const attacker = app.browser()
+    expect((await attacker.post("/auth/password/sign-up", { email: VICTIM.email, password: PW.eve })).status).toBe(200)
+    // With verification off, the attacker holds a session on the squatted account; the victim's link must end it.
+    const squatter = await signIn(app, VICTIM.email, PW.eve)
+    expect(squatter.response.status).toBe(200)
+    const victim = app.browser()
+    await victim.post("/auth/signin/email", { email: VICTIM.email })
+    expect(links).toHaveLength(1)
+    await victim.open(pathOf(new URL(links[0]!)))
+    const user = await app.adapter.getUserByEmail!(VICTIM.email)
+    expect(user?.emailVerified).toBeTruthy()
+    expect(await app.adapter.getUserPassword!(user!.id)).toBeFalsy()
+    expect((await signIn(app, VICTIM.email, PW.eve)).response.status).not.toBe(200)
+    // The session the squatter opened before the victim proved the address is over too.
+    expect(await (await squatter.browser.open("/auth/session")).json()).toBeNull()
+  })
+}
