@@ -7,13 +7,15 @@
 // column and the two one-line adapter methods, each in a schema or database of its own.
 import { randomBytes } from "node:crypto"
 import { readFile } from "node:fs/promises"
-import { connect } from "node:net"
+import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
 import PostgresAdapter from "@auth/pg-adapter"
 import { Kysely, MysqlDialect, sql } from "kysely"
 import { createPool } from "mysql2"
 import mysql from "mysql2/promise"
 import pg from "pg"
+import { PGlite } from "@electric-sql/pglite"
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite"
 import { expect, vi } from "vitest"
 import type { Adapter } from "../../src/adapters/adapter.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
@@ -21,6 +23,7 @@ import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { passwords, passwordsWith } from "../../src/passwords/index.js"
 import Password from "../../src/providers/password.js"
 import type { LoggerInstance } from "../../src/types.js"
+import { MARIADB, POSTGRES, skipReasonFor as probe } from "../setup/services.js"
 
 // Every flow hashes; on a shared machine a default 64 MiB scrypt can take seconds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 })
@@ -262,8 +265,6 @@ export async function shape(response: Response): Promise<{ status: number; heade
 // Real databases: each store a schema (PostgreSQL) or database (MariaDB) of its own, the Auth.js
 // tables plus the one documented column, and the two methods as an app adds them.
 
-const POSTGRES = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-const MARIADB = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
 
 export interface PasswordStore {
   name: string
@@ -277,22 +278,29 @@ export interface StoreEntry {
   setup(): Promise<PasswordStore>
 }
 
-function probe(service: string, { host, port }: { host: string; port: number }): () => Promise<string | undefined> {
-  return () =>
-    new Promise((resolve) => {
-      const socket = connect({ host, port })
-      const settle = (reason: string | undefined) => (socket.destroy(), resolve(reason))
-      socket.setTimeout(1_000, () => settle(`${service} is not reachable at ${host}:${port} (no answer within 1000 ms)`))
-      socket.once("connect", () => settle(undefined))
-      socket.once("error", (error: NodeJS.ErrnoException) => settle(`${service} is not reachable at ${host}:${port} (${error.code ?? error.message})`))
-    })
-}
 
 const schemaFile = (file: string) => readFile(new URL(`../adapters/sql/${file}`, import.meta.url), "utf8")
 const uniqueName = () => `lk_pwatk_${randomBytes(5).toString("hex")}`
 
 export const STORES: readonly StoreEntry[] = [
   { name: "memory", skipReason: async () => undefined, setup: async () => ({ name: "memory", adapter: memoryAdapter(), teardown: async () => {} }) },
+  {
+    // The embedded default `npm run demo -- --db` and `latchkey init --database pglite` use: Drizzle on PGlite.
+    name: "pglite",
+    skipReason: async () => undefined,
+    async setup() {
+      const client = new PGlite()
+      await client.exec(await schemaFile("drizzle-pg.sql"))
+      await client.exec('ALTER TABLE "user" ADD COLUMN password text')
+      const adapter: Adapter = {
+        ...DrizzleAdapter(drizzlePglite({ client })),
+        getUserPassword: async (id) => (await client.query<{ password: string | null }>('select password from "user" where id = $1', [id])).rows[0]?.password ?? null,
+        setUserPassword: async (id, hash) => void (await client.query('update "user" set password = $2 where id = $1', [id, hash])),
+        deleteSessionsByUserId: async (id) => void (await client.query('delete from "session" where "userId" = $1', [id])),
+      } as Adapter
+      return { name: "pglite", adapter, teardown: () => client.close() }
+    },
+  },
   {
     name: "postgresql",
     skipReason: probe("PostgreSQL", POSTGRES),
