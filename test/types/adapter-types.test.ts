@@ -115,12 +115,12 @@ describe("an Auth.js adapter type-checks as it is", () => {
     expect(Object.keys(adapter)).toHaveLength(19)
   })
 
-  it("types memoryAdapter() as the full adapter: every method present (Auth.js's 19 and latchkey's 5 extensions)", () => {
+  it("types memoryAdapter() as the full adapter: every method present (Auth.js's 19 and latchkey's 7 extensions)", () => {
     const adapter = memoryAdapter()
     expectTypeOf(adapter.createUser).toBeFunction()
     expectTypeOf(adapter.updateAuthenticatorCounter).toBeFunction()
     expectTypeOf(adapter).toExtend<Required<Adapter>>()
-    const extensions = ["deleteSessionsByUserId", "listAccountsByUserId", "updateAccount", "renameAuthenticator", "deleteAuthenticator"]
+    const extensions = ["deleteSessionsByUserId", "listAccountsByUserId", "updateAccount", "renameAuthenticator", "deleteAuthenticator", "getUserPassword", "setUserPassword"]
     const methods = Object.keys(adapter).filter((key) => typeof Reflect.get(adapter, key) === "function")
     expect(methods.filter((key) => !extensions.includes(key))).toHaveLength(19)
     expect(extensions.filter((key) => !methods.includes(key))).toEqual([])

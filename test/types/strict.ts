@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 
-/** The options an app's strict bundler build uses, with `#crypto-backend` mapped onto the Node backend. */
+/** The options an app's strict bundler build uses, with the package's `imports` (`#crypto-backend`, `#development`, `#password-kdf`) mapped onto their Node sources. */
 export const STRICT_OPTIONS: ts.CompilerOptions = {
   strict: true,
   noEmit: true,
@@ -14,7 +14,11 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
   moduleResolution: ts.ModuleResolutionKind.Bundler,
   lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
   types: ["node"],
-  paths: { "#crypto-backend": [fileURLToPath(new URL("../../src/jwt/backend/node.ts", import.meta.url))] },
+  paths: {
+    "#crypto-backend": [fileURLToPath(new URL("../../src/jwt/backend/node.ts", import.meta.url))],
+    "#development": [fileURLToPath(new URL("../../src/handler/development.ts", import.meta.url))],
+    "#password-kdf": [fileURLToPath(new URL("../../src/passwords/kdf/node.ts", import.meta.url))],
+  },
 }
 
 /** Every diagnostic of the test file at `fileUrl` (pass `import.meta.url`), as flat messages. */
