@@ -20,6 +20,13 @@ const RETRY_AFTER_MS = 5_000
 
 const accountFlights = new WeakMap<RefreshCoordinator, Map<string, Promise<AdapterAccount | undefined>>>()
 
+/**
+ * The row writes under way, by user. Without `updateAccount` a write unlinks the row and links it
+ * again: a read that listed the user's accounts in between would find none and answer no token,
+ * so a listing waits for the user's writes in this process first.
+ */
+const userWrites = new WeakMap<RefreshCoordinator, Map<string, Promise<void>>>()
+
 async function call<T>(method: string, run: () => T | PromiseLike<T>): Promise<T> {
   try {
     return await run()
@@ -96,10 +103,21 @@ export async function freshAccount(context: ProviderTokensHost, row: AdapterAcco
     // Another read (or instance) made this outcome and writes the row itself: this read only uses it.
     if (result.shared) return result.status === "ended" ? undefined : withTokens(row, result.tokens)
     const next = withTokens(row, result.status === "ended" ? null : result.tokens)
+    let writes = userWrites.get(refresher)
+    if (!writes) userWrites.set(refresher, (writes = new Map()))
+    const userId = String(row.userId)
+    const write = writeAccount(context.adapter!, next, row)
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    )
+    writes.set(userId, settled)
     try {
-      await writeAccount(context.adapter!, next, row)
+      await write
     } catch (error) {
       context.logger.error(error as Error)
+    } finally {
+      if (writes.get(userId) === settled) writes.delete(userId)
     }
     return result.status === "ended" ? undefined : next
   })()
@@ -111,6 +129,7 @@ export async function freshAccount(context: ProviderTokensHost, row: AdapterAcco
 /** The user's accounts whose tokens latchkey keeps fresh. */
 async function coveredAccounts(context: ProviderTokensHost, userId: string): Promise<AdapterAccount[]> {
   const adapter = withAdapterMethods(context.adapter, ["listAccountsByUserId"], "providerTokens({ refresh })")
+  await userWrites.get(context.refresher!)?.get(String(userId))
   const rows = await call("listAccountsByUserId", () => adapter.listAccountsByUserId(userId))
   return rows.filter((row) => (row.type === "oauth" || row.type === "oidc") && context.refresher!.covers(row.provider))
 }
