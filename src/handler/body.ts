@@ -70,3 +70,11 @@ export function nestsWithin(text: string, limit = MAX_JSON_DEPTH): boolean {
   }
   return true
 }
+
+/**
+ * Whether a request's body is JSON: its media type is `application/json` (not a type that merely
+ * mentions it, as `text/plain; x=application/json`, which a cross-site `no-cors` fetch may send).
+ */
+export function hasJsonBody(request: Request): boolean {
+  return (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase() === "application/json"
+}

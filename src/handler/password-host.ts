@@ -8,6 +8,7 @@ import { csrfToken } from "../adapters/browser-binding.js"
 import { fireEvent } from "../adapters/events.js"
 import type { PasswordHost } from "../passwords/host.js"
 import { completeSignIn, revokeSessions } from "./complete-sign-in.js"
+import { hasJsonBody } from "./body.js"
 import type { RequestContext } from "./context.js"
 import { verifyCsrf } from "./csrf.js"
 import { errorMessage } from "./errors.js"
@@ -18,8 +19,7 @@ import { returnedRedirect, wantsReturnedRedirect } from "./return-redirect.js"
 
 /** Whether the caller wants JSON: latchkey/client's header, or a JSON body. */
 function wantsJson(request: Request): boolean {
-  const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
-  return wantsReturnedRedirect(request) || type === "application/json"
+  return wantsReturnedRedirect(request) || hasJsonBody(request)
 }
 
 /** A redirect as `200 { url }` (with its cookies) for a script, else as it is. */

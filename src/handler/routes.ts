@@ -9,7 +9,7 @@
 import { developmentHint } from "#development"
 import { csrfToken } from "../adapters/browser-binding.js"
 import type { ResolvedProvider } from "../providers/types.js"
-import { nestsWithin } from "./body.js"
+import { hasJsonBody, nestsWithin } from "./body.js"
 import { callbackRoute } from "./callback.js"
 import { errorUrl } from "./complete-sign-in.js"
 import type { RequestContext } from "./context.js"
@@ -35,8 +35,7 @@ const PRIVATE = { "cache-control": "private, no-cache, no-store", expires: "0", 
  * which a cross-site `no-cors` fetch may send: that is read as a form, and CSRF-checked like one).
  */
 export function formOf(request: Request, body: string): URLSearchParams | undefined {
-  const type = request.headers.get("content-type") ?? ""
-  if (type.split(";", 1)[0]!.trim().toLowerCase() === "application/json") {
+  if (hasJsonBody(request)) {
     if (!nestsWithin(body)) return undefined
     let parsed: unknown
     try {

@@ -10,9 +10,8 @@ import type { AdapterUser } from "../adapters/adapter.js"
 import { InvalidPasswordHashError, PasswordPolicyError } from "../errors.js"
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, send, siteOf } from "./answers.js"
-import { mailLink, newPasswordHash, type RouteContext } from "./context.js"
+import { mailLink, newPasswordHash, userOfLink, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
-import { useToken } from "./tokens.js"
 
 const YES = new Set(["true", "1", "on", "yes"])
 
@@ -63,11 +62,9 @@ export async function changeEmail(route: RouteContext, form: URLSearchParams): P
 }
 
 export async function confirmEmail(route: RouteContext): Promise<Response> {
-  const { host, provider, adapter } = route
+  const { host, adapter } = route
   const query = host.url.searchParams
-  const email = addressOf(provider, query.get("email"))
-  const userId = await useToken(adapter, host.secret, "change-email", query.get("token"), email)
-  const user = userId === undefined ? null : await adapter.getUser(userId)
+  const { email, user } = await userOfLink(route, "change-email", query.get("token"), query.get("email"))
   const owner = email ? await adapter.getUserByEmail(email) : null
   if (!user || !email || (owner && owner.id !== user.id)) return refuse(host, "InvalidToken", host.signInUrl)
   const changed = await adapter.updateUser({ id: user.id, email, emailVerified: new Date() })

@@ -9,7 +9,7 @@ import type { PasswordHost, PasswordProvider } from "./host.js"
 import { PasswordPolicyError } from "../errors.js"
 import { addressOf, policyReason, refuse, send, siteOf } from "./answers.js"
 import { mails } from "./mail.js"
-import { issueToken, type TokenKind } from "./tokens.js"
+import { issueToken, useToken, type TokenKind } from "./tokens.js"
 
 export type PasswordAdapter = AdapterWith<(typeof PASSWORD_METHODS)[number]>
 
@@ -57,4 +57,14 @@ export async function newPasswordHash({ host, hasher }: RouteContext, password: 
     if (error instanceof PasswordPolicyError) return refuse(host, "PasswordPolicy", back, policyReason(host, error))
     throw error
   }
+}
+
+/**
+ * Spends a mailed link's token: the address it was sent to (normalised) and the user it was made
+ * for, or null when the token is unknown, used, expired, superseded or another kind's.
+ */
+export async function userOfLink({ host, provider, adapter }: RouteContext, kind: TokenKind, token: string | null, rawEmail: string | null): Promise<{ email: string | undefined; user: AdapterUser | null }> {
+  const email = addressOf(provider, rawEmail)
+  const userId = await useToken(adapter, host.secret, kind, token, email)
+  return { email, user: userId === undefined ? null : await adapter.getUser(userId) }
 }

@@ -7,15 +7,12 @@
  */
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, routeUrl } from "./answers.js"
-import { hasAddress, mailLink, newPasswordHash, type RouteContext } from "./context.js"
-import { useToken } from "./tokens.js"
+import { hasAddress, mailLink, newPasswordHash, userOfLink, type RouteContext } from "./context.js"
 
 export async function verifyEmail(route: RouteContext): Promise<Response> {
   const { host, provider, adapter } = route
   const query = host.url.searchParams
-  const email = addressOf(provider, query.get("email"))
-  const userId = await useToken(adapter, host.secret, "verify-email", query.get("token"), email)
-  const user = userId === undefined ? null : await adapter.getUser(userId)
+  const { email, user } = await userOfLink(route, "verify-email", query.get("token"), query.get("email"))
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", host.signInUrl)
   const verified = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
   await host.fireEvent("updateUser", { user: verified })
@@ -37,12 +34,10 @@ export async function forgotPassword(route: RouteContext, form: URLSearchParams)
 export async function resetPassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
   const { host, provider, adapter } = route
   const token = form.get("token")
-  const email = addressOf(provider, form.get("email"))
-  const back = routeUrl(host, "password/reset", { token, email })
+  const back = routeUrl(host, "password/reset", { token, email: addressOf(provider, form.get("email")) })
   const hash = await newPasswordHash(route, form.get("password"), back)
   if (hash instanceof Response) return hash
-  const userId = await useToken(adapter, host.secret, "reset", token, email)
-  const user = userId === undefined ? null : await adapter.getUser(userId)
+  const { email, user } = await userOfLink(route, "reset", token, form.get("email"))
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", back)
   await adapter.setUserPassword(user.id, hash)
   // The link proved the address.
