@@ -9,7 +9,7 @@ import { refuse, routeUrl, type PolicyReason } from "./answers.js"
 import { routeContext, type RouteContext } from "./context.js"
 import { passwordPage } from "./pages.js"
 import type { PasswordHasher } from "./hasher.js"
-import type { PasswordHost, PasswordRequest } from "./host.js"
+import type { PasswordHost, PasswordPageInput, PasswordRequest } from "./host.js"
 import { forgotPassword, resetPassword, verifyEmail } from "./recovery.js"
 import { passwordSignIn } from "./sign-in.js"
 import { passwordSignUp } from "./sign-up.js"
@@ -23,8 +23,6 @@ const POSTS = {
   "change-email": changeEmail,
 } as const satisfies Partial<Record<PasswordRequest["route"], (route: RouteContext, form: URLSearchParams) => Promise<Response>>>
 
-const REASONS = new Set<string>(["too_short", "too_long", "breached", "invalid"] satisfies PolicyReason[])
-
 async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset"): Promise<Response> {
   const { host, provider } = route
   const query = host.url.searchParams
@@ -32,14 +30,14 @@ async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset"): 
   const callbackUrl = query.get("callbackUrl") ?? undefined
   const back = callbackUrl ? { callbackUrl } : {}
   const { minLength, maxLength } = route.hasher.policy
-  const reason = REASONS.has(query.get("reason") ?? "") ? (query.get("reason") as PolicyReason) : undefined
   const common = {
     action: routeUrl(host, `password/${name}`),
     csrfToken: token,
     callbackUrl,
     error: query.get("error") ?? undefined,
     // The policy refusal's reason and bounds, so the page says what to fix (and the length up front).
-    reason,
+    // Whatever the query says: the page words only the reasons it knows (pages.ts).
+    reason: (query.get("reason") ?? undefined) as PolicyReason | undefined,
     minLength,
     maxLength,
     signInUrl: host.signInUrl,
@@ -55,12 +53,11 @@ async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset"): 
   return host.page(...passwordPage(name, props, host.errorMessage), cookies)
 }
 
-const CHECK_KINDS = new Set<string>(["verify-email", "reset", "change-email"])
-
 /** "Check your email" after a route mailed a link (`verify-request?provider=<id>&kind=`): no form, nothing to sign. */
 function checkEmail({ host }: RouteContext): Response {
-  const kind = host.url.searchParams.get("kind") ?? ""
-  const props = { action: "", csrfToken: "", signInUrl: host.signInUrl, ...(CHECK_KINDS.has(kind) ? { kind: kind as "reset" } : {}) }
+  // An unknown kind reads as "verify-email": the page words only the kinds it knows (pages.ts).
+  const kind = (host.url.searchParams.get("kind") ?? undefined) as PasswordPageInput["kind"]
+  const props = { action: "", csrfToken: "", signInUrl: host.signInUrl, kind }
   return host.page(...passwordPage("check-email", props, host.errorMessage))
 }
 
