@@ -41,11 +41,15 @@ const MAX_IP_LENGTH = 64
 
 /** The `hops`-th entry from the right of a comma-separated header, trimmed; undefined when it has fewer. */
 function fromRight(value: string, hops: number): string | undefined {
+  // One proxy and one address, the usual case: nothing to split.
+  if (hops === 1 && !value.includes(",")) return value.trim()
   const entries = value.split(",")
   return entries.length >= hops ? entries[entries.length - hops]!.trim() : undefined
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
+/** An IPv4 address already in its one written form (each part 0–255, no leading zero): the key as it stands. */
+const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
 
 /** `a.b.c.d` with each part 0–255 (leading zeros dropped), or undefined. One match: every attempt reads it. */
 function ipv4(value: string): string | undefined {
@@ -70,7 +74,8 @@ function hextets(canonical: string): string[] {
 export function clientKeyOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.length > MAX_IP_LENGTH) return undefined
   const trimmed = raw.trim()
-  // The common case first: a plain IPv4 address has no brackets or zone for the replaces to strip.
+  // The common case first, in one test: what a proxy writes is already canonical.
+  if (CANONICAL_IPV4.test(trimmed)) return trimmed
   const plain = ipv4(trimmed)
   if (plain !== undefined) return plain
   const value = trimmed.replace(/^\[|\]$/g, "").replace(/%.*$/, "")

@@ -17,6 +17,18 @@ describe("client keys", () => {
     expect(clientKeyOf("198.51.100.7%eth0")).toBe("198.51.100.7")
   })
 
+  it("keys every IPv4 part, written any way, as its number: the one-test shortcut for canonical forms agrees", () => {
+    for (const part of ["0", "00", "000", "7", "07", "007", "10", "010", "99", "100", "199", "200", "249", "250", "255", "256", "260", "300", "999", "1000", "-1", "+1", " 1"]) {
+      const value = Number(part)
+      const expected = /^\d{1,3}$/.test(part) && value <= 255 ? `198.${value}.100.${value}` : undefined
+      expect(clientKeyOf(`198.${part}.100.${part}`), part).toBe(expected)
+    }
+    expect(clientKeyOf("255.255.255.255")).toBe("255.255.255.255")
+    expect(clientKeyOf("0.0.0.0")).toBe("0.0.0.0")
+    expect(clientKeyOf("198.51.100.7\n")).toBe("198.51.100.7")
+    expect(clientKeyOf("198.51.100.7.")).toBeUndefined()
+  })
+
   it("refuses what is not an address", () => {
     for (const junk of ["", "unknown", "198.51.100.256", "1.2.3", "::g", "2001:db8::1/64", "a".repeat(100), "1.2.3.4:80"]) expect(clientKeyOf(junk)).toBeUndefined()
   })
