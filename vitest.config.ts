@@ -33,7 +33,8 @@ export default defineConfig({
       {
         extends: true,
         resolve: { alias: { "#crypto-backend": backend("webcrypto"), "#password-kdf": passwordKdf("webcrypto"), "#development": development } },
-        test: { name: "webcrypto", include: ["test/jwt/**/*.test.ts"] },
+        // The JWT codec, and the rate limiter's keyed hash, whose WebCrypto path answers promises.
+        test: { name: "webcrypto", include: ["test/jwt/**/*.test.ts", "test/rate-limits/identifier.test.ts"] },
       },
     ],
   },

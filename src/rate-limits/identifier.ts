@@ -25,18 +25,28 @@ export function normalizeIdentifier(raw: string | null | undefined): string | un
 }
 
 /**
- * The keyed hash of an app's secret: for each `value`, SHA-256 of the secret, then the value, as
- * 22 base64url characters (128 bits). A keyed digest, not an HMAC: what it must resist is reading
- * the value back, and without the secret no list of addresses can be hashed to compare. Both parts
- * are percent-encoded to ASCII, with a separator no encoding contains; the secret's part is
- * encoded once, here. The runtime's own crypto backend hashes, so on Node the hash comes back
- * as a string from node:crypto (no promise, no WebCrypto round trip through the thread pool); on
- * other runtimes, as a promise.
+ * The keyed hash of an app's secret: for each `value`, SHA-256 of a key drawn from the secret,
+ * then the value, as 22 base64url characters (128 bits). A keyed digest, not an HMAC: what it
+ * must resist is reading the value back, and without the secret no list of addresses can be
+ * hashed to compare. The key is the first 22 base64url characters (132 bits) of SHA-256 of
+ * "latchkey rate limits " and the secret, worked out once: short, so the key, a space and an
+ * address of up to 32 bytes are one SHA-256 block, where the secret itself would make every
+ * attempt hash two. The value is hashed as it is (its UTF-8 bytes). The runtime's own crypto
+ * backend hashes, so on Node the hash comes back as a string from node:crypto (no promise, no
+ * WebCrypto round trip through the thread pool); on other runtimes, as a promise.
  */
 export function keyedHash(secret: string): (value: string) => string | Promise<string> {
-  const prefix = `latchkey rate limits ${encodeURIComponent(secret)} `
-  return (value) => {
-    const hash = backend.sha256(`${prefix}${encodeURIComponent(value)}`, "base64url")
+  let key: string | Promise<string> | undefined
+  const keyOf = (): string | Promise<string> => {
+    const derived = backend.sha256(`latchkey rate limits ${secret}`, "base64url")
+    return typeof derived === "string" ? `${derived.slice(0, 22)} ` : derived.then((text) => (key = `${text.slice(0, 22)} `))
+  }
+  const hashWith = (prefix: string, value: string): string | Promise<string> => {
+    const hash = backend.sha256(prefix + value, "base64url")
     return typeof hash === "string" ? hash.slice(0, 22) : hash.then((text) => text.slice(0, 22))
+  }
+  return (value) => {
+    key ??= keyOf()
+    return typeof key === "string" ? hashWith(key, value) : key.then((prefix) => hashWith(prefix, value))
   }
 }
