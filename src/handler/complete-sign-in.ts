@@ -131,6 +131,7 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   const cookies = await context.sessions.issue(context, session)
   // The jwt callback refused the session (database sessions run none: the row is the session).
   if (!cookies) return redirect(errorUrl(context, "AccessDenied"), extra)
+  context.signedIn = true
   await fireEvent(context, "signIn", { user: linked.user, account: outcome.account, isNewUser: linked.isNewUser })
   const destination = firstDestination(context, await safeRedirect(context, outcome.callbackUrl), linked.isNewUser)
   return redirect(destination, [...extra, ...cookies])

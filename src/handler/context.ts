@@ -63,4 +63,6 @@ export interface RequestContext extends SettledConfig {
   baseUrl: string
   secure: boolean
   providers: ResolvedProvider[]
+  /** Set when this request signed someone in (a session was issued): a sign-in clears its identifier's rate-limit count. */
+  signedIn?: boolean
 }

@@ -31,6 +31,7 @@ import { formOf, get, JSON_ROUTES, post } from "./routes.js"
 import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
 import { rateLimitGate } from "./rate-limit-host.js"
+import { isPromise } from "../rate-limits/limiter.js"
 import { webRequestUrl } from "./web-request.js"
 import { PASSWORD_ACTION } from "./password.js"
 
@@ -249,8 +250,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     let form: URLSearchParams | undefined | null = null
     const formOnce = () => (form === null ? (form = formOf(request, body)) : form)
     const gate = rateLimitGate(context, action, provider, formOnce)
-    const limited = gate instanceof Promise ? await gate : gate
-    if (limited instanceof Response) return limited
+    const limited = isPromise(gate) ? await gate : gate
+    // A refusal (a Response) answers instead of the route; a function is called once the route has answered.
+    if (typeof limited === "object") return limited
     let answer: Response
     try {
       if (request.method === "GET" || request.method === "HEAD") answer = await get(context, action, provider)
@@ -261,7 +263,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
       // Fetch clients of the JSON routes get JSON; browsers get the error page.
       answer = JSON_ROUTES.has(action) ? json({ error: "Configuration" }, [], 500) : redirect(errorUrl(context, "Configuration"))
     }
-    const counted = limited?.(answer)
+    const counted = limited?.()
     if (counted) await counted
     // A script (latchkey/client, Auth.js's client) cannot follow a redirect to the provider: it asks for JSON.
     return wantsReturnedRedirect(request) ? returnedRedirect(context, answer) : answer

@@ -49,9 +49,16 @@ export function limitedRoute(method: string, action: string, provider: ResolvedP
 function identifierOf(context: RequestContext, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined): string | null | undefined {
   const source = form ?? context.url.searchParams
   if (provider?.type !== "credentials") return source.get("email")
-  const declared = Object.keys(provider.credentials)
-  const field = ["email", "username"].find((name) => declared.includes(name)) ?? declared.find((name) => !/password|secret|code|otp/i.test(name))
-  return field === undefined ? undefined : source.get(field)
+  let field = identifierFields.get(provider.credentials)
+  if (field === undefined) identifierFields.set(provider.credentials, (field = identifierFieldOf(Object.keys(provider.credentials))))
+  return field === null ? undefined : source.get(field)
+}
+
+/** Each credentials provider's identifier field (null: none), found once: every attempt asks. */
+const identifierFields = new WeakMap<object, string | null>()
+
+function identifierFieldOf(declared: string[]): string | null {
+  return ["email", "username"].find((name) => declared.includes(name)) ?? declared.find((name) => !/password|secret|code|otp/i.test(name)) ?? null
 }
 
 /** The routes whose every answer is JSON (the router's JSON_ROUTES), and the passkey options a script fetches. */
@@ -72,12 +79,12 @@ function refusal(context: RequestContext, action: string, error: "RateLimited" |
   return page
 }
 
-/** What the gate answers: a refusal to send instead of the route, what to call with the route's answer, or nothing. */
-export type RateLimitGate = Response | ((answer: Response) => void | Promise<void>) | undefined
+/** What the gate answers: a refusal to send instead of the route, what to call once the route has answered, or nothing. */
+export type RateLimitGate = Response | (() => void | Promise<void>) | undefined
 
 /**
  * Checks one request against the limits: a refusal to answer instead of the route, or what to
- * call with the route's answer (a sign-in that succeeded clears its identifier's count). Undefined
+ * call once the route has answered (a sign-in that succeeded clears its identifier's count). Undefined
  * when nothing is limited. A promise only when the limiter's answer is one (a Redis store, a
  * captcha, WebCrypto's hash): with the memory store on Node, a passing attempt is checked without
  * a microtask turn.
@@ -109,15 +116,9 @@ function checkRoute(context: RequestContext, action: string, provider: ResolvedP
 
 function gateOf(context: RequestContext, action: string, route: RateLimitRoute, verdict: RateLimitVerdict): RateLimitGate {
   if (verdict.refused) return refusal(context, action, verdict.refused, verdict.retryAfter)
-  // Only a sign-in clears its count: a sent link is not proof of anything.
+  // Only a sign-in clears its count: a sent link is not proof of anything. What proves one is a
+  // session issued for this request (completeSignIn), not the shape of the answer: a redirect
+  // whose destination says `error`, or a script's 200, would otherwise have to be told apart.
   if (route !== "credentials" && route !== "email-callback" && route !== "password-sign-in") return undefined
-  return (answer) => {
-    // A password sign-in answers a script `200 { url }` itself when it went through.
-    if (route === "password-sign-in" && answer.status === 200) return verdict.succeeded()
-    // A sign-in that went through redirects onward, not back to a page with `?error=`.
-    // (A destination whose own query says `error` keeps its count: that costs a user nothing.)
-    if (answer.status < 300 || answer.status >= 400) return
-    const location = answer.headers.get("location")
-    if (location !== null && !/[?&]error=/.test(location)) return verdict.succeeded()
-  }
+  return () => (context.signedIn ? verdict.succeeded() : undefined)
 }

@@ -8,8 +8,8 @@
  * @module
  */
 export { rateLimits } from "./plug-in.js"
-export { memoryRateLimitStore } from "./memory-store.js"
+export { memoryRateLimitStore, type MemoryRateLimitStore } from "./memory-store.js"
 export { hcaptcha, recaptcha, turnstile, type SiteverifyOptions } from "./captcha.js"
 export { DEFAULT_LIMITS } from "./rules.js"
 // RateLimitPlugIn and RateLimitEvent are exported from the root, with createAuth's config.
-export type { CaptchaOptions, CaptchaVerifier, RateLimitCount, RateLimitOptions, RateLimitRoute, RateLimitRule, RateLimitStore, RouteLimits } from "./types.js"
+export type { CaptchaOptions, CaptchaVerifier, RateLimitCount, RateLimitKey, RateLimitOptions, RateLimitRoute, RateLimitRule, RateLimitStore, RouteLimits } from "./types.js"

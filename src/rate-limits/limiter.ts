@@ -14,7 +14,7 @@ import type { LoggerInstance } from "../types.js"
 import { keyedHash, normalizeIdentifier } from "./identifier.js"
 import { memoryRateLimitStore } from "./memory-store.js"
 import { DEFAULT_LIMITS, ROUTES } from "./rules.js"
-import type { CaptchaRequest, RateLimitCount, RateLimitEvent, RateLimitPlugIn, RateLimitRoute, RateLimitRule, RateLimitStore } from "./types.js"
+import type { CaptchaRequest, LimitTable, RateLimitCount, RateLimitKey, RateLimitEvent, RateLimitPlugIn, RateLimitRoute, RateLimitRule, RateLimitStore } from "./types.js"
 
 /**
  * What the handler lends the limiter for one request: the request, its client key (resolved under
@@ -44,34 +44,47 @@ export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | undefined)?.then === "function"
 }
 
-interface CountedKey {
+/** A pass with no identifier counted: nothing to clear when it succeeds. */
+const PASSED: RateLimitVerdict = { refused: false, succeeded: () => {} }
+
+/** One key a route counts under: whose it is, its rule, and the text its key starts with. */
+interface Slot {
   kind: "client" | "identifier"
-  key: string
   rule: RateLimitRule
+  prefix: string
+}
+
+/** What one route counts: its keys, and whether one of them is the identifier (so it must be read). */
+interface RoutePlan {
+  slots: Slot[]
+  identifier: boolean
+}
+
+/**
+ * The keys each route counts under, worked out once from the limits: the client on every auth
+ * route (`all`), the client on this route, and the identifier on this route, each where a rule is set.
+ */
+function plansOf(limits: LimitTable): Map<RateLimitRoute, RoutePlan> {
+  const plans = new Map<RateLimitRoute, RoutePlan>()
+  for (const route of ROUTES) {
+    const { client, identifier } = limits[route]
+    const slots: Slot[] = []
+    if (limits.all.client) slots.push({ kind: "client", rule: limits.all.client, prefix: "all:c:" })
+    if (client && route !== "all") slots.push({ kind: "client", rule: client, prefix: `${route}:c:` })
+    if (identifier) slots.push({ kind: "identifier", rule: identifier, prefix: `${route}:i:` })
+    plans.set(route, { slots, identifier: identifier !== false })
+  }
+  return plans
 }
 
 /** The limiter of a plug-in (or of the defaults, when `plugIn` is undefined), bound to the app's secret. */
 export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: string, production: boolean, logger: Required<LoggerInstance>): RateLimiter {
   const limits = plugIn?.limits ?? DEFAULT_LIMITS
+  const plans = plansOf(limits)
   const store: RateLimitStore = plugIn?.store ?? memoryRateLimitStore()
   if (store.perInstance && production) logger.warn("ERR_RATE_LIMIT_PER_INSTANCE", { message: "counts are per instance: share them with redisRateLimitStore" })
   const hashOf = keyedHash(secret)
   let warnedNoClient = false
-
-  /** The keys an attempt counts under; `identifierHash` is its identifier's keyed hash, when the route counts one. */
-  function keysOf(host: RateLimitHost, route: RateLimitRoute, identifierHash: string | undefined): CountedKey[] {
-    const keys: CountedKey[] = []
-    const { client, identifier } = limits[route]
-    if (host.clientKey !== undefined) {
-      if (limits.all.client) keys.push({ kind: "client", key: `all:c:${host.clientKey}`, rule: limits.all.client })
-      if (client && route !== "all") keys.push({ kind: "client", key: `${route}:c:${host.clientKey}`, rule: client })
-    } else if (!warnedNoClient) {
-      warnedNoClient = true
-      logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
-    }
-    if (identifier && identifierHash !== undefined) keys.push({ kind: "identifier", key: `${route}:i:${identifierHash}`, rule: identifier })
-    return keys
-  }
 
   /** Logs and reports a refusal with a short hash of the key: never the address nor the IP. */
   async function refuse(host: RateLimitHost, event: Omit<RateLimitEvent, "keyHash">, key: string): Promise<RateLimitVerdict> {
@@ -87,27 +100,62 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
     return { refused: false, succeeded: () => {} }
   }
 
-  /** Counts the attempt under its keys, then judges it. */
+  /**
+   * Counts the attempt under its route's keys, then judges it. With no client resolvable, only the
+   * identifier counts. A store that counts several keys at once is asked once (one round trip).
+   */
   function count(host: RateLimitHost, route: RateLimitRoute, identifierHash: string | undefined): RateLimitVerdict | Promise<RateLimitVerdict> {
-    const keys = keysOf(host, route, identifierHash)
-    let answers: (RateLimitCount | Promise<RateLimitCount>)[]
+    if (host.clientKey === undefined && !warnedNoClient) {
+      warnedNoClient = true
+      logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
+    }
+    const counted: Slot[] = []
+    const keys: RateLimitKey[] = []
+    for (const slot of plans.get(route)!.slots) {
+      const part = slot.kind === "client" ? host.clientKey : identifierHash
+      if (part === undefined) continue
+      counted.push(slot)
+      keys.push({ key: slot.prefix + part, rule: slot.rule })
+    }
+    let answers: RateLimitCount[] | Promise<RateLimitCount[]>
     try {
-      answers = keys.map(({ key, rule }) => store.consume(key, rule))
+      answers = consumeAll(keys)
     } catch (error) {
       return storeFailed(error)
     }
-    if (answers.some(isPromise)) return Promise.all(answers).then((counts) => judge(host, route, keys, counts), storeFailed)
-    return judge(host, route, keys, answers as RateLimitCount[])
+    if (isPromise(answers)) return answers.then((counts) => judgeCounts(host, route, counted, keys, counts), storeFailed)
+    return judgeCounts(host, route, counted, keys, answers)
   }
 
-  function judge(host: RateLimitHost, route: RateLimitRoute, keys: CountedKey[], counts: RateLimitCount[]): RateLimitVerdict | Promise<RateLimitVerdict> {
-    const over = keys.find((key, index) => counts[index]!.count > key.rule.limit)
-    if (over) {
-      const retryAfter = Math.max(1, ...counts.filter((count, index) => count.count > keys[index]!.rule.limit).map((count) => Math.ceil(count.resetInMs / 1000)))
-      return refuse(host, { route, key: over.kind, retryAfter }, over.key)
+  /** The counts of every key: one call to a store that counts several at once, else one consume per key. */
+  function consumeAll(keys: RateLimitKey[]): RateLimitCount[] | Promise<RateLimitCount[]> {
+    if (keys.length === 0) return []
+    if (store.consumeMany) return store.consumeMany(keys)
+    const answers = keys.map(({ key, rule }) => store.consume(key, rule))
+    return answers.some(isPromise) ? Promise.all(answers) : (answers as RateLimitCount[])
+  }
+
+  /** A store's answer that is not one count per key is a store that failed, not a pass nor a refusal. */
+  function judgeCounts(host: RateLimitHost, route: RateLimitRoute, counted: Slot[], keys: RateLimitKey[], counts: RateLimitCount[]): RateLimitVerdict | Promise<RateLimitVerdict> {
+    if (!Array.isArray(counts) || counts.length !== keys.length) return storeFailed(new TypeError(`the rate-limit store answered ${Array.isArray(counts) ? counts.length : typeof counts} counts for ${keys.length} keys`))
+    return judge(host, route, counted, keys, counts)
+  }
+
+  function judge(host: RateLimitHost, route: RateLimitRoute, counted: Slot[], keys: RateLimitKey[], counts: RateLimitCount[]): RateLimitVerdict | Promise<RateLimitVerdict> {
+    // One pass: the first key over its limit names the refusal; the longest wait of every key over its limit is the answer.
+    let over = -1
+    let retryAfter = 1
+    let identifierKey: string | undefined
+    for (let index = 0; index < counted.length; index++) {
+      const { count: attempts, resetInMs } = counts[index]!
+      if (attempts > counted[index]!.rule.limit) {
+        if (over === -1) over = index
+        retryAfter = Math.max(retryAfter, Math.ceil(resetInMs / 1000))
+      }
+      if (counted[index]!.kind === "identifier") identifierKey = keys[index]!.key
     }
-    const identifierKey = keys.find((key) => key.kind === "identifier")?.key
-    const passed: RateLimitVerdict = { refused: false, succeeded: () => (identifierKey === undefined ? undefined : store.clear(identifierKey)) }
+    if (over !== -1) return refuse(host, { route, key: counted[over]!.kind, retryAfter }, keys[over]!.key)
+    const passed: RateLimitVerdict = identifierKey === undefined ? PASSED : { refused: false, succeeded: () => store.clear(identifierKey) }
     const captcha = plugIn?.captcha?.(host, route)
     if (captcha === undefined) return passed
     return captcha.then((ok) => (ok === false ? refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`) : passed))
@@ -118,7 +166,7 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   // (the sign-in path's whole budget for counting is a few microseconds).
   return {
     check(host, route) {
-      const raw = limits[route].identifier ? normalizeIdentifier(host.identifier()) : undefined
+      const raw = plans.get(route)!.identifier ? normalizeIdentifier(host.identifier()) : undefined
       const hash = raw === undefined ? undefined : hashOf(raw)
       return typeof hash === "object" ? hash.then((value) => count(host, route, value)) : count(host, route, hash)
     },

@@ -10,7 +10,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors.js"
-import type { RateLimitStore } from "./types.js"
+import type { RateLimitCount, RateLimitKey, RateLimitRule, RateLimitStore } from "./types.js"
 
 /** Enough for every live key of a busy single instance, in a few MB at most. */
 const DEFAULT_MAX_KEYS = 20_000
@@ -43,6 +43,26 @@ function makeRoom(counters: Map<string, Counter>, maxKeys: number, now: number):
 }
 
 /**
+ * The memory store: a {@link RateLimitStore} that answers counts at once, not promises, and says
+ * how many counters it holds.
+ *
+ * Exported from `latchkey/rate-limits`.
+ *
+ * @example
+ * ```ts
+ * import { memoryRateLimitStore, type MemoryRateLimitStore } from "latchkey/rate-limits"
+ * const store: MemoryRateLimitStore = memoryRateLimitStore()
+ * const held: number = store.size
+ * ```
+ */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  consume(key: string, rule: RateLimitRule): RateLimitCount
+  consumeMany(keys: readonly RateLimitKey[]): RateLimitCount[]
+  clear(key: string): void
+  readonly size: number
+}
+
+/**
  * A {@link RateLimitStore} in this process's memory, holding at most `maxKeys` counters (default
  * 20 000). What `createAuth` uses when `rateLimits.store` is not set.
  *
@@ -56,10 +76,21 @@ function makeRoom(counters: Map<string, Counter>, maxKeys: number, now: number):
  * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: { store: memoryRateLimitStore({ maxKeys: 100_000 }) } })
  * ```
  */
-export function memoryRateLimitStore(options: { maxKeys?: number } = {}): RateLimitStore & { readonly size: number } {
+export function memoryRateLimitStore(options: { maxKeys?: number } = {}): MemoryRateLimitStore {
   const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS
   if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new InvalidOptionError("maxKeys", "maxKeys must be a whole number above 0.")
   const counters = new Map<string, Counter>()
+  function count(key: string, rule: RateLimitRule, now: number): RateLimitCount {
+    let counter = counters.get(key)
+    if (counter === undefined || counter.resetAt <= now) {
+      if (counter !== undefined) counters.delete(key)
+      else if (counters.size >= maxKeys) makeRoom(counters, maxKeys, now)
+      counter = { count: 0, limit: rule.limit, resetAt: now + rule.windowSeconds * 1000 }
+      counters.set(key, counter)
+    }
+    counter.count++
+    return { count: counter.count, resetInMs: counter.resetAt - now }
+  }
   return {
     perInstance: true,
     get size() {
@@ -68,16 +99,12 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): RateLi
     // Answers, not promises: the limiter awaits only what is really a promise, so counting in
     // memory costs an attempt no microtask turns.
     consume(key, rule) {
+      return count(key, rule, Date.now())
+    },
+    // One clock read for an attempt's keys.
+    consumeMany(keys) {
       const now = Date.now()
-      let counter = counters.get(key)
-      if (counter === undefined || counter.resetAt <= now) {
-        if (counter !== undefined) counters.delete(key)
-        else if (counters.size >= maxKeys) makeRoom(counters, maxKeys, now)
-        counter = { count: 0, limit: rule.limit, resetAt: now + rule.windowSeconds * 1000 }
-        counters.set(key, counter)
-      }
-      counter.count++
-      return { count: counter.count, resetInMs: counter.resetAt - now }
+      return keys.map(({ key, rule }) => count(key, rule, now))
     },
     clear(key) {
       counters.delete(key)

@@ -77,8 +77,8 @@ function settleCaptcha(captcha: CaptchaOptions | undefined): RateLimitPlugIn["ca
  */
 export function rateLimits(options: RateLimitOptions = {}): RateLimitPlugIn {
   const { store } = options
-  if (store !== undefined && (typeof store?.consume !== "function" || typeof store.clear !== "function")) {
-    throw new InvalidOptionError("rateLimits.store", "rateLimits.store must have consume(key, rule) and clear(key).")
+  if (store !== undefined && (typeof store?.consume !== "function" || typeof store.clear !== "function" || (store.consumeMany !== undefined && typeof store.consumeMany !== "function"))) {
+    throw new InvalidOptionError("rateLimits.store", "rateLimits.store must have consume(key, rule) and clear(key), and consumeMany(keys), when it has one, must be a function.")
   }
   return { enabled: options.enabled !== false, limits: settleLimits(options.routes), store, captcha: settleCaptcha(options.captcha) }
 }

@@ -26,6 +26,22 @@ export interface RateLimitRule {
 }
 
 /**
+ * One key an attempt counts under, and the rule it is counted against.
+ *
+ * Exported from `latchkey/rate-limits`.
+ *
+ * @example
+ * ```ts
+ * import type { RateLimitKey } from "latchkey/rate-limits"
+ * const client: RateLimitKey = { key: "credentials:c:198.51.100.7", rule: { limit: 30, windowSeconds: 300 } }
+ * ```
+ */
+export interface RateLimitKey {
+  key: string
+  rule: RateLimitRule
+}
+
+/**
  * What one consume counted: this attempt's number within the key's window (1 for the first), and
  * the milliseconds until the window ends.
  *
@@ -72,6 +88,13 @@ export interface RateLimitCount {
 export interface RateLimitStore {
   /** Counts one attempt; a store in this process may answer the count itself instead of a promise. */
   consume(key: string, rule: RateLimitRule): RateLimitCount | Promise<RateLimitCount>
+  /**
+   * Counts one attempt under several keys at once (an attempt counts under up to three: the
+   * client on every route, the client on this route, the identifier), answering the counts in
+   * the keys' order, each counted as `consume` counts it. Optional: a store that has it is asked
+   * once per attempt (one round trip for a shared store); without it, `consume` is asked per key.
+   */
+  consumeMany?(keys: readonly RateLimitKey[]): RateLimitCount[] | Promise<RateLimitCount[]>
   clear(key: string): void | Promise<void>
   /** True for a store whose counts are this instance's alone (memory): production warns once. */
   readonly perInstance?: boolean

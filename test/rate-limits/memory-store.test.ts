@@ -20,6 +20,18 @@ describe("memoryRateLimitStore", () => {
     expect((await store.consume("a", RULE)).count).toBe(1)
   })
 
+  it("consumeMany counts each key as consume does, in order, and shares the one counter per key", () => {
+    const store = memoryRateLimitStore()
+    const client = { key: "credentials:c:198.51.100.7", rule: { limit: 30, windowSeconds: 300 } }
+    const identifier = { key: "credentials:i:abc", rule: { limit: 10, windowSeconds: 900 } }
+    expect(store.consume(client.key, client.rule).count).toBe(1)
+    const counts = store.consumeMany([client, identifier])
+    expect(counts.map(({ count }) => count)).toEqual([2, 1])
+    expect(counts[1]!.resetInMs).toBeGreaterThan(899_000)
+    expect(store.consume(identifier.key, identifier.rule).count).toBe(2)
+    expect(store.consumeMany([])).toEqual([])
+  })
+
   it("a window that ended starts again at 1", async () => {
     const store = memoryRateLimitStore()
     const realNow = Date.now

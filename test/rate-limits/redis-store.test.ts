@@ -1,5 +1,5 @@
-// The Redis store on the real server (127.0.0.1:6379): one EVAL per consume (counted on the
-// client), and two app instances sharing one count, so that under concurrency exactly the
+// The Redis store on the real server (127.0.0.1:6379): one EVAL per attempt, whatever its number
+// of keys (counted on the client), and two app instances sharing one count, so that under concurrency exactly the
 // configured number of attempts gets through across both. Each run uses its own key prefix.
 import Redis from "ioredis"
 import { describe, expect, it } from "vitest"
@@ -19,6 +19,34 @@ function counting(client: Redis) {
 }
 
 describe("redisRateLimitStore", () => {
+  it("an attempt's keys are one round trip: one EVAL counts each under its own window, in order", async (test) => {
+    if (!redis) return test.skip()
+    const { sent, client } = counting(redis)
+    const store = redisRateLimitStore(client, { prefix })
+    const keys = [
+      { key: "many:ceiling", rule: { limit: 120, windowSeconds: 60 } },
+      { key: "many:client", rule: { limit: 30, windowSeconds: 300 } },
+      { key: "many:identifier", rule: { limit: 10, windowSeconds: 900 } },
+    ]
+    await store.consume("many:client", { limit: 30, windowSeconds: 300 })
+    sent.length = 0
+    const counts = await store.consumeMany!(keys)
+    expect(sent).toEqual(["EVAL"])
+    expect(counts.map(({ count }) => count)).toEqual([1, 2, 1])
+    // Each window is its own key's: a minute, five minutes (started by the first consume), fifteen minutes.
+    expect(counts[0]!.resetInMs).toBeGreaterThan(59_000)
+    expect(counts[0]!.resetInMs).toBeLessThanOrEqual(60_000)
+    expect(counts[1]!.resetInMs).toBeGreaterThan(299_000)
+    expect(counts[2]!.resetInMs).toBeGreaterThan(899_000)
+    expect(await redis.pttl(`${prefix}many:identifier`)).toBeGreaterThan(899_000)
+    expect((await store.consumeMany!(keys)).map(({ count }) => count)).toEqual([2, 3, 2])
+  })
+
+  it("a script answer that is not a count and a window per key is an error, never a pass", async () => {
+    const store = redisRateLimitStore({ call: async () => [1, 60_000] })
+    await expect(store.consumeMany!([{ key: "a", rule: { limit: 1, windowSeconds: 60 } }, { key: "b", rule: { limit: 1, windowSeconds: 60 } }])).rejects.toThrow(/a count and a window per key/)
+  })
+
   it("one consume is one round trip: one EVAL that counts and starts the window", async (test) => {
     if (!redis) return test.skip()
     const { sent, client } = counting(redis)
@@ -59,7 +87,7 @@ describe("redisRateLimitStore", () => {
     expect(one.seen.authorize).toBeGreaterThan(0)
     expect(two.seen.authorize).toBeGreaterThan(0)
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(30)
-    // Three keys per attempt (the ceiling, the route's client, the address): one EVAL each.
-    expect(sent.length - before).toBe(40 * 3)
+    // Three keys per attempt (the ceiling, the route's client, the address), counted by one EVAL.
+    expect(sent.length - before).toBe(40)
   })
 })

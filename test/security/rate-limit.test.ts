@@ -70,6 +70,20 @@ describe("rate limits: password guessing", () => {
     await auth.clearLockout("ADA@example.com")
     expect(signedIn(await attempt(auth, { ip: "198.51.102.1", password: "lovelace" }))).toBe(true)
   })
+
+  it("a right password that the signIn callback turns away (no session) does not clear the count", async () => {
+    // The callback sends Ada elsewhere instead of signing her in: a redirect with no `error` in it.
+    const { auth, seen } = limitedApp({ callbacks: { signIn: () => "/held-for-review" } })
+    await times(IDENTIFIER_LIMIT - 1, (index) => attempt(auth, { ip: `198.51.100.${index + 1}` }))
+    const held = await attempt(auth, { ip: "198.51.100.99", password: "lovelace" })
+    expect(held.status).toBe(302)
+    expect(held.headers.get("location")).toBe(`${APP}/held-for-review`)
+    expect(signedIn(held)).toBe(false)
+    // Guessing goes on from new IPs: the address's count still stands at its limit.
+    const after = await times(5, (index) => attempt(auth, { ip: `198.51.103.${index + 1}` }))
+    expect(after.map(({ status }) => status)).toEqual([429, 429, 429, 429, 429])
+    expect(seen.authorize).toBe(IDENTIFIER_LIMIT)
+  })
 })
 
 describe("rate limits: who the client is", () => {
@@ -233,6 +247,28 @@ describe("rate limits: passkeys", () => {
   })
 })
 
+describe("rate limits: an address no text encoding can write", () => {
+  it("a JSON body whose address holds a lone surrogate is counted like any guess, never a 500", async () => {
+    const { auth, seen } = limitedApp()
+    const headers = { "cf-connecting-ip": "198.51.100.9" }
+    const lone = "ada\ud800@example.com"
+    const answers = await times(IDENTIFIER_LIMIT + 2, async () => {
+      const { csrfToken, cookie } = await csrfFor(auth, headers)
+      return auth.handler(
+        new Request(`${APP}/auth/callback/credentials`, {
+          method: "POST",
+          headers: { ...headers, cookie, "content-type": "application/json" },
+          body: JSON.stringify({ email: lone, password: "wrong", csrfToken }),
+        }),
+      )
+    })
+    expect(answers.map(({ status }) => status)).not.toContain(500)
+    // Its own count stops it, as for any address, and authorize ran only within the limit.
+    expect(answers.at(-1)!.status).toBe(429)
+    expect(seen.authorize).toBe(IDENTIFIER_LIMIT)
+  })
+})
+
 describe("rate limits: a store that fails", () => {
   it("a store that cannot answer lets sign-in go on, and logs an error for every attempt", async () => {
     const errors: Error[] = []
@@ -241,6 +277,18 @@ describe("rate limits: a store that fails", () => {
     expect(signedIn(await attempt(auth, { ip: "198.51.100.1", password: "lovelace" }))).toBe(true)
     expect(errors.length).toBeGreaterThanOrEqual(2)
     expect(errors[0]!.message).toMatch(/rate-limit store failed/)
+  })
+
+  it("a store whose consumeMany answers the wrong number of counts is a failed store: logged, never read as a pass or a refusal", async () => {
+    const errors: Error[] = []
+    const short = { consume: () => ({ count: 1, resetInMs: 1000 }), consumeMany: () => [{ count: 1, resetInMs: 1000 }], clear: () => {} }
+    const { auth } = limitedApp({ limits: { store: short }, logger: { warn: () => {}, error: (error) => void errors.push(error) } })
+    expect(signedIn(await attempt(auth, { ip: "198.51.100.1", password: "lovelace" }))).toBe(true)
+    expect(errors.some((error) => /rate-limit store failed/.test(error.message) && /1 counts for 3 keys/.test(JSON.stringify((error as { cause?: unknown }).cause)))).toBe(true)
+  })
+
+  it("a consumeMany that is not a function is refused when the app starts", () => {
+    expect(() => rateLimits({ store: { consume: () => ({ count: 1, resetInMs: 1 }), clear: () => {}, consumeMany: "yes" as never } })).toThrow(/consumeMany/)
   })
 })
 
