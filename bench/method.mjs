@@ -119,6 +119,36 @@ export async function interleaveWithCpu(contenders, { rounds = 7, sliceMs = 300,
   return { wall, cpu }
 }
 
+/**
+ * Runs `contenders` ({ name: fn }) call by call: each step calls every contender once, in a fresh
+ * random order, timing each call alone. A slice of a few hundred ms lets one contender meet a
+ * garbage collection or a burst of load another slice missed; interleaving single calls gives
+ * every contender the same machine at the same moments, so small differences survive the noise.
+ * The steps are cut into `blocks`; answers { [name]: [median µs per call in block 0, block 1, …] }.
+ */
+export async function interleaveCalls(contenders, { blocks = 21, callsPerBlock = 1000, warmUpCalls = 2000 } = {}) {
+  const names = Object.keys(contenders)
+  for (let i = 0; i < warmUpCalls; i++) for (const name of names) await contenders[name]()
+  const medians = Object.fromEntries(names.map((name) => [name, []]))
+  const order = [...names]
+  for (let block = 0; block < blocks; block++) {
+    const times = Object.fromEntries(names.map((name) => [name, []]))
+    for (let call = 0; call < callsPerBlock; call++) {
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1))
+        ;[order[i], order[j]] = [order[j], order[i]]
+      }
+      for (const name of order) {
+        const start = performance.now()
+        await contenders[name]()
+        times[name].push((performance.now() - start) * 1000)
+      }
+    }
+    for (const name of names) medians[name].push(median(times[name]))
+  }
+  return medians
+}
+
 /** Per-round ratios `over[i] / under[i]`. */
 export function perRound(over, under) {
   return over.map((time, i) => time / under[i])

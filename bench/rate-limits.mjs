@@ -5,10 +5,12 @@
 // Session reads (GET /auth/session and auth()) are measured on and off too: the session route is
 // never limited, so any difference is noise. Then a spray of 1M random keys into the memory store,
 // with the process's RSS before and after (run with --expose-gc for a heap figure after
-// collection). `npm run bench -- rate-limits-instructions` counts instructions instead of time.
+// collection). The sign-ins are timed twice: in slices (wall and CPU time), then call by call,
+// which resolves a few per cent on a quiet machine. `npm run bench -- rate-limits-instructions`
+// counts instructions instead of time.
 import { memoryRateLimitStore } from "latchkey/rate-limits"
 import { APP, signInApps } from "./rate-limits-apps.mjs"
-import { interleave, interleaveWithCpu, machineWithLoad, perRound, ratioText, README_MODE, median, us } from "./method.mjs"
+import { interleave, interleaveCalls, interleaveWithCpu, machineWithLoad, perRound, ratioText, README_MODE, median, us } from "./method.mjs"
 
 const { apps, signIn, sessionCookie, redis } = await signInApps({ controls: ["off again"] })
 const sessionRequest = () => new Request(`${APP}/auth/session`, { headers: { "cf-connecting-ip": "198.51.100.7", cookie: sessionCookie } })
@@ -29,11 +31,17 @@ const ratio = (over, measure = "wall") => ratioText(perRound(signIns[measure][`s
 console.log(`  sign-in path, memory store on / off: ${ratio("memory")}`)
 console.log(`  sign-in path, memory store on / off, CPU time: ${ratio("memory", "cpu")}`)
 console.log(`  control, off / off (noise alone):    ${ratio("off again")}; CPU time ${ratio("off again", "cpu")}`)
+// The same apps call by call (bench/method.mjs's interleaveCalls): the median call of each block
+// of 1000 steps, 21 blocks; the ratio's range is its spread over the blocks.
+const calls = await interleaveCalls(Object.fromEntries(["off", "off again", "memory"].map((name) => [name, signIn(apps[name])])))
+if (!README_MODE) for (const [name, times] of Object.entries(calls)) line(`sign-in, ${name}, per call`, times, "µs median call")
+console.log(`  sign-in path, memory store on / off, call by call: ${ratioText(perRound(calls.memory, calls.off), 3)}`)
+console.log(`  control, off again / off, call by call:            ${ratioText(perRound(calls["off again"], calls.off), 3)}`)
 if (redis) {
   console.log(`  sign-in path, redis store on / off:  ${ratio("redis")}`)
   const before = redis.calls()
   await signIn(apps.redis)()
-  console.log(`  redis round trips per sign-in: ${redis.calls() - before} (one EVAL per key: the ceiling, the route's client, the address; one DEL clearing the address after a sign-in)`)
+  console.log(`  redis round trips per sign-in: ${redis.calls() - before} (one EVAL counting the ceiling, the route's client and the address; one DEL clearing the address after a sign-in)`)
 } else console.log("  redis: not reachable at 127.0.0.1:6379, skipped")
 
 const readTimes = await interleave(
