@@ -44,7 +44,8 @@ const ENTRIES = [
   { name: "latchkey/adapters", code: `export * from "latchkey/adapters"`, budget: 1.6 * KB },
   // The Redis refresh store: command strings over the app's own client, no Redis library.
   // Raised to 1.8 KB (1.7 measured, + 3%) for redisSessionVersions (issue 28: its local copy, timeout, bump script).
-  { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1.8 * KB },
+  // Raised to 1.9 KB (1.8 measured, + 3%) for consumeMany (issue 27: an attempt's keys counted by one EVAL, its answer checked).
+  { name: "latchkey/redis", code: `export * from "latchkey/redis"`, budget: 1.9 * KB },
   // The browser client (no framework) and the React bindings over it; React itself is the app's
   // (an optional peer), so it stays out of the measure. 3.2 and 3.7 KB when first measured.
   { name: "latchkey/client", code: `export * from "latchkey/client"`, budget: 4.4 * KB }, // issue 28: 4.3 KB with signUp, requestPasswordReset, resetPassword, changePassword and changeEmail. 3.7 KB after round three and redirectTo (was 3.1): a 404 from the session route is reported, and a page that lands with a new user tells the other tabs
