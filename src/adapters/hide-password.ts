@@ -32,16 +32,27 @@ export function hidePasswordField(adapter: Adapter | undefined): Adapter | undef
   const hidden = Object.create(adapter) as Adapter
   const own = hidden as Record<string, unknown>
   // Each method is looked up when called: an app (or a test) may replace one after createAuth.
-  const call = (name: string, args: unknown[]) => (adapter as Record<string, (...args: unknown[]) => unknown>)[name]!.apply(adapter, args)
+  // The adapter's answer as a promise; a method that throws is a rejection, as from an async function.
+  const answerOf = (name: string, args: unknown[]): Promise<unknown> => {
+    try {
+      return Promise.resolve((adapter as Record<string, (...args: unknown[]) => unknown>)[name]!.apply(adapter, args))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+  // One `then` on the adapter's promise, no async wrapper of its own, and a copy only when there is a
+  // password to drop: getSessionAndUser runs on every database-session read.
   for (const name of USER_METHODS) {
     if (typeof adapter[name] !== "function") continue
-    own[name] = async (...args: unknown[]) => withoutPassword(await call(name, args))
+    own[name] = (...args: unknown[]) => answerOf(name, args).then(withoutPassword)
   }
   if (typeof adapter.getSessionAndUser === "function") {
-    hidden.getSessionAndUser = async (token) => {
-      const found = (await call("getSessionAndUser", [token])) as Awaited<ReturnType<NonNullable<Adapter["getSessionAndUser"]>>>
-      return found ? { ...found, user: withoutPassword(found.user) } : found
-    }
+    hidden.getSessionAndUser = (token) =>
+      (answerOf("getSessionAndUser", [token]) as Promise<Awaited<ReturnType<NonNullable<Adapter["getSessionAndUser"]>>>>).then((found) => {
+        if (!found) return found
+        const user = withoutPassword(found.user)
+        return user === found.user ? found : { ...found, user }
+      })
   }
   return hidden
 }
