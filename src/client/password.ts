@@ -4,38 +4,18 @@
  * value with its stable code (and `retryAfter` on `RateLimited`, `reason` on `PasswordPolicy`),
  * never an exception. What the calls send is a form, as a page's own form would send it.
  */
+import { passwordAnswer } from "../lib/password-answer.js"
 import type { Outcome, Transport } from "./transport.js"
-import type { PasswordPolicyRefusal, PasswordResult } from "./types.js"
-
-const CODE = /^[\w-]{1,64}$/
-const REASONS = new Set<string>(["too_short", "too_long", "breached", "invalid"])
-
-function stringField(body: unknown, name: string): string | undefined {
-  if (typeof body !== "object" || body === null || !Object.hasOwn(body, name)) return undefined
-  const value = (body as Record<string, unknown>)[name]
-  return typeof value === "string" ? value : undefined
-}
+import type { PasswordResult } from "./types.js"
 
 /**
- * An answer of a password route as a result. A refusal names its `error` (with a 4xx status, or in
- * a redirect returned as JSON, as `MissingCSRF` is); a success is a 200, with `url` where the
- * handler sends the browser next, when it does.
+ * An answer of a password route as a result (`lib/password-answer.ts`). A refusal names its
+ * `error` (with a 4xx status, or in a redirect returned as JSON, as `MissingCSRF` is); a success is
+ * a 200, with `url` where the handler sends the browser next, when it does.
  */
 export function passwordResult(outcome: Outcome): PasswordResult {
-  const { status, body } = outcome
-  if ("failed" in outcome) return { ok: false, error: "NetworkError", status }
-  const error = stringField(body, "error")
-  if (error !== undefined && CODE.test(error)) {
-    const refused: PasswordResult = { ok: false, error: error as PasswordResult["error"] & string, status }
-    const retryAfter = (body as { retryAfter?: unknown }).retryAfter
-    if (error === "RateLimited" && Number.isSafeInteger(retryAfter) && (retryAfter as number) >= 0) refused.retryAfter = retryAfter as number
-    const reason = stringField(body, "reason")
-    if (error === "PasswordPolicy" && reason !== undefined && REASONS.has(reason)) refused.reason = reason as PasswordPolicyRefusal
-    return refused
-  }
-  if (status !== 200 || typeof body !== "object" || body === null) return { ok: false, error: "InvalidResponse", status }
-  const url = stringField(body, "url")
-  return url === undefined ? { ok: true, status } : { ok: true, url, status }
+  if ("failed" in outcome) return { ok: false, error: "NetworkError", status: outcome.status }
+  return passwordAnswer(outcome.status, outcome.body) as PasswordResult
 }
 
 /** What the client hands the password calls: the transport, and what a session change sets off. */

@@ -2,6 +2,7 @@
  * The browser client's public types: its options, the session state it keeps, and the values its
  * calls answer. Types only; nothing here costs anything at run time.
  */
+import type { PasswordRefusalReason } from "../lib/password-answer.js"
 import type { ClientErrorCode } from "../handler/errors.js"
 import type { SessionRouteNotFoundError } from "../errors.js"
 import type { Session } from "../types.js"
@@ -315,7 +316,7 @@ export interface AuthClient<S extends Session = Session> {
  * const hints: Record<PasswordPolicyRefusal, string> = { too_short: "Use a longer password.", too_long: "Use a shorter password.", breached: "This password appeared in a breach.", invalid: "Choose another password." }
  * ```
  */
-export type PasswordPolicyRefusal = "too_short" | "too_long" | "breached" | "invalid"
+export type PasswordPolicyRefusal = PasswordRefusalReason
 
 /**
  * What a password account call answered: `ok`, with `url` where the handler sends the browser
