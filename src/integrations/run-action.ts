@@ -11,6 +11,7 @@
 import { parseCookie } from "cookie"
 import { InvalidOptionError } from "../errors.js"
 import type { Auth } from "../handler/index.js"
+import { passwordAnswer, type PasswordAnswer } from "../lib/password-answer.js"
 import { cookieToSet } from "./set-cookie.js"
 
 /**
@@ -53,12 +54,16 @@ export interface ActionRequest {
  */
 const DROPPED_HEADERS = ["content-length", "content-type", "transfer-encoding", "cookie", "x-auth-return-redirect"]
 
-/** A request to `path` on the action's origin, with its headers (less the body's), `cookie`, and a form. */
-export function requestFor(action: Omit<ActionRequest, "cookie">, cookie: string, path: string, form?: URLSearchParams): Request {
+/**
+ * A request to `path` on the action's origin, with its headers (less the body's), `cookie`, and a
+ * form; `asScript` asks the handler to answer as it answers a script (JSON, redirects included).
+ */
+export function requestFor(action: Omit<ActionRequest, "cookie">, cookie: string, path: string, form?: URLSearchParams, asScript = false): Request {
   const headers = new Headers(action.headers)
   for (const name of DROPPED_HEADERS) headers.delete(name)
   if (cookie) headers.set("cookie", cookie)
   if (form) headers.set("content-type", "application/x-www-form-urlencoded")
+  if (asScript) headers.set("x-auth-return-redirect", "1")
   return new Request(new URL(path, action.url), { method: form ? "POST" : "GET", headers, body: form?.toString() })
 }
 
@@ -110,17 +115,58 @@ async function outcomeOf(response: Response, base: URL, pages: ErrorPages): Prom
   return { ok: false, url: null, error: named ?? REFUSALS[response.status] ?? "Configuration", code: undefined }
 }
 
-/** Runs one CSRF-protected POST to the handler; answers the outcome and every `Set-Cookie` value to write. */
-export async function runAction(auth: Pick<Auth, "handler">, pages: ErrorPages, action: ActionRequest, path: string, fields: Record<string, string>): Promise<{ result: ActionResult; setCookies: string[] }> {
+/**
+ * Runs one CSRF-protected POST to the handler (answered as a script's when `asScript`); answers
+ * the handler's last response, read by `read`, and every `Set-Cookie` value to write.
+ */
+async function post<R>(auth: Pick<Auth, "handler">, basePath: string, action: ActionRequest, path: string, fields: Record<string, string>, asScript: boolean, read: (response: Response) => Promise<R>): Promise<{ result: R; setCookies: string[] }> {
   const jar = new CookieJar(action.cookie)
-  const csrf = await auth.handler(requestFor(action, jar.header(), `${pages.basePath}/csrf`))
+  const csrf = await auth.handler(requestFor(action, jar.header(), `${basePath}/csrf`))
   jar.take(csrf)
   const body: unknown = await csrf.clone().json().catch(() => null)
   const token = typeof body === "object" && body !== null && "csrfToken" in body && typeof body.csrfToken === "string" ? body.csrfToken : undefined
-  if (!csrf.ok || token === undefined) return { result: await outcomeOf(csrf, action.url, pages), setCookies: jar.written }
-  const response = await auth.handler(requestFor(action, jar.header(), path, new URLSearchParams({ ...fields, csrfToken: token })))
+  if (!csrf.ok || token === undefined) return { result: await read(csrf), setCookies: jar.written }
+  const response = await auth.handler(requestFor(action, jar.header(), path, new URLSearchParams({ ...fields, csrfToken: token }), asScript))
   jar.take(response)
-  return { result: await outcomeOf(response, action.url, pages), setCookies: jar.written }
+  return { result: await read(response), setCookies: jar.written }
+}
+
+/** Runs one CSRF-protected POST to the handler as a form would; answers the outcome and every `Set-Cookie` value to write. */
+export function runAction(auth: Pick<Auth, "handler">, pages: ErrorPages, action: ActionRequest, path: string, fields: Record<string, string>): Promise<{ result: ActionResult; setCookies: string[] }> {
+  return post(auth, pages.basePath, action, path, fields, false, (response) => outcomeOf(response, action.url, pages))
+}
+
+/**
+ * Runs one POST to a password route (`password/sign-up`, `password/change`, …) as the browser
+ * client does, answered as JSON: its refusal code, `reason` and `retryAfter` come back as they are,
+ * where a form post would fold them into the query of a page the action could not tell from
+ * the app's own.
+ */
+export function runPasswordAction(auth: Pick<Auth, "handler">, basePath: string, action: ActionRequest, route: string, fields: Record<string, string>): Promise<{ result: PasswordAnswer; setCookies: string[] }> {
+  return post(auth, basePath, action, `${basePath}/${route}`, fields, true, async (response) => {
+    // A refusal before the route (a rate limit on a form post, an untrusted host) may be a page or plain text.
+    const body: unknown = await response.json().catch(() => undefined)
+    const answer = passwordAnswer(response.status, body)
+    return answer.ok || answer.error !== "InvalidResponse" ? answer : { ok: false, error: REFUSALS[response.status] ?? "InvalidResponse", status: response.status }
+  })
+}
+
+/**
+ * The fields of a password action, from an options record or a submitted form: strings only
+ * (`true` as "true"; `false`, null and undefined left out), the framework's own fields
+ * (`$ACTION_…`) left out, and `redirectTo` sent as the handler's `callbackUrl`.
+ */
+export function passwordFields(source: Record<string, unknown> | FormData, redirectTo: string | undefined): Record<string, string> {
+  if (!(source instanceof FormData)) refuseCallbackUrl(source)
+  const entries: [string, unknown][] = source instanceof FormData ? [...source.entries()] : Object.entries(source)
+  const fields: Record<string, string> = {}
+  for (const [name, value] of entries) {
+    if (name.startsWith("$ACTION") || name === "callbackUrl" || name === "redirectTo") continue
+    if (typeof value === "string" || typeof value === "number") fields[name] = String(value)
+    else if (value === true) fields[name] = "true"
+  }
+  const destination = redirectTo ?? (source instanceof FormData ? source.get("redirectTo") : undefined)
+  return typeof destination === "string" ? { ...fields, callbackUrl: destination } : fields
 }
 
 /**

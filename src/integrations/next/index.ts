@@ -11,12 +11,12 @@ import { createAuth, type AccessTokenApi, type AccessTokenApiOf, type Auth, type
 import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
 import type { ActionResult } from "../run-action.js"
-import { serverActions, type SignInOptions, type SignOutOptions } from "./actions.js"
+import { serverActions, type PasswordActionFields, type PasswordActionOptions, type PasswordActionResult, type SignInOptions, type SignOutOptions } from "./actions.js"
 import { cookieHeader, requestUrl } from "./incoming.js"
 import { createProxy, type Proxy, type ProxyOptions } from "./proxy.js"
 
 export type { ActionResult } from "../run-action.js"
-export type { SignInOptions, SignOutOptions } from "./actions.js"
+export type { PasswordActionFields, PasswordActionOptions, PasswordActionResult, SignInOptions, SignOutOptions } from "./actions.js"
 export type { AuthorizedParams, Proxy, ProxyOptions } from "./proxy.js"
 
 /**
@@ -30,6 +30,8 @@ export type { AuthorizedParams, Proxy, ProxyOptions } from "./proxy.js"
  * - `signIn(providerId, options)` / `signOut(options)`: for server actions. They write the cookies
  *   and answer an {@link ActionResult}; the action then calls `redirect(result.url)`, outside any
  *   try/catch. They never throw to redirect.
+ * - `signUp`, `requestPasswordReset`, `resetPassword`, `changePassword`, `changeEmail`: the password
+ *   account calls for server actions, answering a {@link PasswordActionResult}.
  * - `proxy(options)`: the function to export from `proxy.ts` (or `middleware.ts`).
  *
  * Exported from `latchkey/next`.
@@ -47,6 +49,16 @@ export interface NextAuthInstance<S extends Session = Session> extends Omit<Auth
   auth: (request?: Request) => Promise<S | null>
   signIn: (providerId: string, options?: SignInOptions | FormData) => Promise<ActionResult>
   signOut: (options?: SignOutOptions) => Promise<ActionResult>
+  /** Creates a password account (`Password()` and the `passwords` plug-in): `email`, `password`, `name` and the app's sign-up fields. */
+  signUp: (fields: PasswordActionFields | FormData, options?: PasswordActionOptions) => Promise<PasswordActionResult>
+  /** Mails a reset link when the address has an account; the answer is the same either way. */
+  requestPasswordReset: (email: string | FormData, options?: PasswordActionOptions) => Promise<PasswordActionResult>
+  /** Sets a new password with a reset link's `token` and `email`, and signs this browser in. */
+  resetPassword: (fields: PasswordActionFields | FormData, options?: PasswordActionOptions) => Promise<PasswordActionResult>
+  /** The signed-in user's new password, proven by `currentPassword`; `revokeOtherSessions` ends every other session. */
+  changePassword: (fields: PasswordActionFields | FormData) => Promise<PasswordActionResult>
+  /** Starts changing the signed-in user's address, proven by `password`: a link goes to `newEmail`. */
+  changeEmail: (fields: PasswordActionFields | FormData) => Promise<PasswordActionResult>
   proxy: (options?: ProxyOptions<S>) => Proxy
 }
 
@@ -147,6 +159,11 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     },
     signIn: actions.signIn,
     signOut: actions.signOut,
+    signUp: actions.signUp,
+    requestPasswordReset: actions.requestPasswordReset,
+    resetPassword: actions.resetPassword,
+    changePassword: actions.changePassword,
+    changeEmail: actions.changeEmail,
     proxy: (options = {}) => createProxy(instance, options, config.pages?.signIn),
   }
   // Decided from the plug-in itself, so it holds while `next build` defers the rest of the config.

@@ -1,5 +1,6 @@
 /**
- * `signIn` and `signOut` as SvelteKit form actions, over the handler's own routes (see
+ * `signIn` and `signOut` as SvelteKit form actions, and the password form actions (sign-up, reset,
+ * change), over the handler's own routes (see
  * `../run-action.ts`). The cookies are written through `event.cookies`, and the browser is sent on
  * with SvelteKit's own `redirect(303, …)`, loaded from the app's `@sveltejs/kit` when an action
  * runs (so this module loads where SvelteKit is not installed). A form action is exported as it
@@ -7,7 +8,8 @@
  * and SvelteKit to swallow it.
  */
 import type { Auth } from "../../handler/index.js"
-import { refererPath, runAction, signInFields, type ActionResult, type ErrorPages } from "../run-action.js"
+import type { PasswordAnswer, PasswordRefusalReason } from "../../lib/password-answer.js"
+import { passwordFields, refererPath, runAction, runPasswordAction, signInFields, type ActionResult, type ErrorPages } from "../run-action.js"
 import { cookieToSet } from "../set-cookie.js"
 
 /**
@@ -44,6 +46,42 @@ export interface KitActionEvent {
 }
 
 type Redirect = (status: 303, location: string, options?: { external: string[] }) => never
+type Fail = <T>(status: number, data: T) => KitActionFailure<T>
+
+/**
+ * What a password form action returns when the route refuses: SvelteKit's `fail(status, data)`,
+ * so the page's `form` prop holds `{ error, reason?, retryAfter? }` and the page shows it.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * import type { KitActionFailure, PasswordFormError } from "latchkey/sveltekit"
+ * const message = (failure: KitActionFailure<PasswordFormError>) => (failure.data.error === "RateLimited" ? `Try again in ${failure.data.retryAfter} s.` : failure.data.error)
+ * ```
+ */
+export interface KitActionFailure<T> {
+  status: number
+  data: T
+}
+
+/**
+ * The `form` data of a refused password form action: the route's stable code, with `reason` beside
+ * `PasswordPolicy` and `retryAfter` beside `RateLimited`.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordFormError } from "latchkey/sveltekit"
+ * const tooShort = (form: PasswordFormError | undefined) => form?.error === "PasswordPolicy" && form.reason === "too_short"
+ * ```
+ */
+export interface PasswordFormError {
+  error: string
+  reason?: PasswordRefusalReason
+  retryAfter?: number
+}
 
 /**
  * Sends the browser to `location` with SvelteKit's `redirect`. SvelteKit 3 refuses external URLs
@@ -61,22 +99,62 @@ function go(redirect: Redirect, location: string): never {
  * it, as latchkey does); `as string` only keeps the type checker from needing SvelteKit's types.
  */
 async function kitRedirect(): Promise<Redirect> {
-  const kit = (await import("@sveltejs/kit" as string)) as { redirect: Redirect }
-  return kit.redirect
+  return (await kit()).redirect
+}
+
+async function kit(): Promise<{ redirect: Redirect; fail: Fail }> {
+  return (await import("@sveltejs/kit" as string)) as { redirect: Redirect; fail: Fail }
 }
 
 /** Runs the handler for an event and writes its cookies; answers the outcome. */
 export async function runForEvent(auth: Pick<Auth, "handler">, pages: ErrorPages, event: KitActionEvent, path: string, fields: Record<string, string>): Promise<ActionResult> {
   const cookie = event.cookies.getAll().map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; ")
   const { result, setCookies } = await runAction(auth, pages, { url: new URL(event.url.origin), headers: event.request.headers, cookie }, path, fields)
+  writeCookies(event, setCookies)
+  return result
+}
+
+/** Writes the handler's `Set-Cookie` values through `event.cookies`. */
+function writeCookies(event: KitActionEvent, setCookies: string[]): void {
   for (const header of setCookies) {
     const { name, value, path: cookiePath, ...options } = cookieToSet(header)
     event.cookies.set(name, value, { ...options, path: cookiePath ?? "/" })
   }
-  return result
 }
 
-/** The `signIn` and `signOut` form actions over one handler. */
+/**
+ * Runs a password form's POST for an event (the form's fields, `redirectTo` where it ends) and
+ * writes its cookies: the route's answer, and the page a success goes to next (the handler's, else
+ * `redirectTo`, else the page the form was on).
+ */
+export async function runPasswordForm(auth: Pick<Auth, "handler">, pages: ErrorPages, event: KitActionEvent, route: string): Promise<{ result: PasswordAnswer; next: string }> {
+  const form = await event.request.formData()
+  const cookie = event.cookies.getAll().map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; ")
+  const { result, setCookies } = await runPasswordAction(auth, pages.basePath, { url: new URL(event.url.origin), headers: event.request.headers, cookie }, route, passwordFields(form, undefined))
+  writeCookies(event, setCookies)
+  const fallback = form.get("redirectTo")
+  return { result, next: result.url ?? new URL(typeof fallback === "string" ? fallback : (refererPath(event.request.headers) ?? "/"), event.url).href }
+}
+
+/**
+ * One password form action: the browser is redirected (303) where {@link runPasswordForm} says,
+ * or, refused, the page gets `fail(status, { error, reason?, retryAfter? })`.
+ */
+function passwordFormAction(auth: Pick<Auth, "handler">, pages: ErrorPages, route: string) {
+  return async (event: KitActionEvent): Promise<KitActionFailure<PasswordFormError>> => {
+    const { result, next } = await runPasswordForm(auth, pages, event, route)
+    const { redirect, fail } = await kit()
+    if (result.ok) return go(redirect, next)
+    return fail(result.status >= 400 && result.status < 500 ? result.status : 400, formError(result))
+  }
+}
+
+/** A refusal as the page's `form` data: the code, and `reason` or `retryAfter` when the route gave one. */
+export function formError({ error, reason, retryAfter }: { error: string; reason?: PasswordRefusalReason; retryAfter?: number }): PasswordFormError {
+  return { error, ...(reason ? { reason } : {}), ...(retryAfter !== undefined ? { retryAfter } : {}) }
+}
+
+/** The `signIn` and `signOut` form actions, and the password form actions, over one handler. */
 export function eventActions(auth: Pick<Auth, "handler">, pages: ErrorPages) {
   async function signIn(event: KitActionEvent): Promise<never> {
     const form = await event.request.formData()
@@ -102,5 +180,13 @@ export function eventActions(auth: Pick<Auth, "handler">, pages: ErrorPages) {
     return go(redirect, result.url ?? new URL("/", event.url).href)
   }
 
-  return { signIn, signOut }
+  return {
+    signIn,
+    signOut,
+    signUp: passwordFormAction(auth, pages, "password/sign-up"),
+    requestPasswordReset: passwordFormAction(auth, pages, "password/forgot"),
+    resetPassword: passwordFormAction(auth, pages, "password/reset"),
+    changePassword: passwordFormAction(auth, pages, "password/change"),
+    changeEmail: passwordFormAction(auth, pages, "password/change-email"),
+  }
 }

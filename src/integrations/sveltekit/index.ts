@@ -10,9 +10,9 @@
 import { createAuth, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
 import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
-import { eventActions, type KitActionEvent } from "./actions.js"
+import { eventActions, type KitActionEvent, type KitActionFailure, type PasswordFormError } from "./actions.js"
 
-export type { KitActionEvent, KitCookies } from "./actions.js"
+export type { KitActionEvent, KitActionFailure, KitCookies, PasswordFormError } from "./actions.js"
 
 /**
  * What `handle` adds to `event.locals`: `auth()`, the request's session or null, read on first
@@ -62,6 +62,9 @@ export interface KitHandleInput {
  * - `signIn`, `signOut`: form actions. `signIn` reads `providerId` and `redirectTo` (and any
  *   provider fields, such as `email`) from the form; `signOut` reads `redirectTo`. Each redirects
  *   with `303`; a refused sign-in goes to the error or sign-in page with its `error` code.
+ * - `signUp`, `requestPasswordReset`, `resetPassword`, `changePassword`, `changeEmail`: the
+ *   password form actions ({@link PasswordFormAction}); each reads its route's fields and
+ *   `redirectTo` from the form.
  *
  * Exported from `latchkey/sveltekit`.
  *
@@ -77,7 +80,28 @@ export interface SvelteKitAuthInstance<S extends Session = Session> extends Auth
   handle: (input: KitHandleInput) => Promise<Response>
   signIn: (event: KitActionEvent) => Promise<never>
   signOut: (event: KitActionEvent) => Promise<never>
+  signUp: PasswordFormAction
+  requestPasswordReset: PasswordFormAction
+  resetPassword: PasswordFormAction
+  changePassword: PasswordFormAction
+  changeEmail: PasswordFormAction
 }
+
+/**
+ * A password form action (`export const actions = { default: signUp }`): it posts the form's
+ * fields to its route and redirects (303) where the handler sends the browser next, or returns
+ * SvelteKit's `fail(status, { error, reason?, retryAfter? })` for the page to show.
+ *
+ * Exported from `latchkey/sveltekit`.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordFormAction } from "latchkey/sveltekit"
+ * declare const signUp: PasswordFormAction
+ * export const actions = { default: signUp }
+ * ```
+ */
+export type PasswordFormAction = (event: KitActionEvent) => Promise<KitActionFailure<PasswordFormError>>
 
 /**
  * latchkey for SvelteKit: `createAuth(config)` plus a `handle` hook and `signIn`/`signOut` form
@@ -121,5 +145,5 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     return resolve(event as never)
   }
 
-  return { ...instance, handle, signIn: actions.signIn, signOut: actions.signOut } as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
+  return { ...instance, handle, ...actions } as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
 }
