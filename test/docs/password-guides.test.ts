@@ -42,8 +42,10 @@ const REACT = section("react.md", "Password accounts")
 const NEXT = section("frameworks/nextjs.md", "Password accounts")
 const KIT = section("frameworks/sveltekit.md", "Password accounts")
 const [HELPERS, COMPONENTS] = [REACT.find((block) => block.lang === "ts")!, REACT.find((block) => block.lang === "tsx")!]
-const [ACTION, LOGIN_PAGE] = [NEXT.find((block) => block.lang === "ts")!, NEXT.find((block) => block.lang === "tsx")!]
+const [ACTION, CHANGE_ACTION] = NEXT.filter((block) => block.lang === "ts") as [Snippet, Snippet]
+const LOGIN_PAGE = NEXT.find((block) => block.lang === "tsx")!
 const [KIT_FORM, KIT_CHANGE] = KIT.filter((block) => block.lang === "svelte")
+const KIT_ACTIONS = KIT.find((block) => block.lang === "ts")!
 
 function app(options: { verify?: boolean; limits?: boolean } = {}) {
   const mailbox: PasswordEmail[] = []
@@ -81,16 +83,17 @@ function fieldsOf(markup: string, filled: Record<string, string>): Record<string
 describe("the password sections of the framework guides", () => {
   it("each section has exactly the blocks this file exercises", () => {
     expect(REACT.map((block) => block.lang)).toEqual(["ts", "tsx"])
-    expect(NEXT.map((block) => block.lang)).toEqual(["ts", "tsx"])
-    expect(KIT.map((block) => block.lang)).toEqual(["svelte", "svelte"])
+    expect(NEXT.map((block) => block.lang)).toEqual(["ts", "tsx", "ts"])
+    expect(KIT.map((block) => block.lang)).toEqual(["svelte", "svelte", "ts"])
   })
 
   it("the ts and tsx blocks compile as an app writes them", () => {
     const diagnostics = typecheck({
       "lib/password-forms.ts": HELPERS.code,
       "app/password-forms.tsx": COMPONENTS.code.replace("@/lib/password-forms", "../lib/password-forms"),
-      "auth.ts": `import { Latchkey } from "latchkey/next"\nimport Password from "latchkey/providers/password"\nimport { passwords } from "latchkey/passwords"\nexport const { handlers, auth, signIn, signOut } = Latchkey({ providers: [Password({ sendEmail: async () => {} })], passwords })\n`,
+      "auth.ts": `import { Latchkey } from "latchkey/next"\nimport Password from "latchkey/providers/password"\nimport { passwords } from "latchkey/passwords"\nexport const { handlers, auth, signIn, signOut, changePassword } = Latchkey({ providers: [Password({ sendEmail: async () => {} })], passwords })\n`,
       "app/login/actions.ts": ACTION.code,
+      "app/account/actions.ts": CHANGE_ACTION.code,
       "app/login/page.tsx": LOGIN_PAGE.code,
     })
     expect(diagnostics).toEqual([])
@@ -146,6 +149,41 @@ describe("the password sections of the framework guides", () => {
     expect(thrown).toBeInstanceOf(Redirected)
     expect((thrown as Redirected).url).toBe(`${APP}/dashboard`)
     expect(store.getAll().some(({ name }) => name.endsWith("session-token"))).toBe(true)
+  })
+
+  it("Next.js: the change-password action answers the message for each refusal, and changes the password", async () => {
+    const { auth } = app()
+    let cookie = ""
+    /** One action's request as Next builds it, with the browser's cookies; `done` keeps what it wrote. */
+    const scope = () => {
+      const headers = new Headers({ host: "app.example.com", "x-forwarded-proto": "https", origin: APP, referer: `${APP}/account`, cookie })
+      const store = MutableRequestCookiesAdapter.wrap(new RequestCookies(headers), () => {})
+      const done = () => (cookie = store.getAll().filter(({ value }) => value !== "").map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; "))
+      return { actions: serverActions(auth, { basePath: "/auth" }, { headers: async () => headers, cookies: async () => store }), done }
+    }
+    const signedUp = scope()
+    expect(await signedUp.actions.signUp({ email: "ada@example.com", password: GOOD })).toMatchObject({ ok: true })
+    signedUp.done()
+    const changePassword = async (fields: FormData) => {
+      const current = scope()
+      const result = await current.actions.changePassword(fields)
+      current.done()
+      return result
+    }
+    const { changeMyPassword } = await runSnippet(CHANGE_ACTION.code, { "../../auth": { changePassword } })
+    expect(await changeMyPassword(undefined, form({ currentPassword: "not my password at all", newPassword: NEW }))).toBe("Your current password is not right.")
+    expect(await changeMyPassword(undefined, form({ currentPassword: GOOD, newPassword: "short" }))).toBe("Use 15 to 128 characters.")
+    expect(await changeMyPassword(undefined, form({ currentPassword: GOOD, newPassword: NEW, revokeOtherSessions: "on" }))).toBe("Your password is changed.")
+    const signIn = scope().actions.signIn
+    expect(await signIn("password", { email: "ada@example.com", password: NEW })).toMatchObject({ ok: true })
+    cookie = ""
+    expect(await changeMyPassword(undefined, form({ currentPassword: NEW, newPassword: GOOD }))).toBe("Sign in again first.")
+  })
+
+  it("SvelteKit: the change-password form action is the plug-in's changePassword, exported as it is", async () => {
+    const changePassword = async () => ({ status: 400, data: { error: "InvalidCurrentPassword" } })
+    const { actions } = await runSnippet(KIT_ACTIONS.code, { "../../auth": { changePassword } })
+    expect(actions).toEqual({ default: changePassword })
   })
 
   it("SvelteKit: the form, as the signIn form action posts it, signs in; a wrong password goes back to the sign-in page", async () => {
