@@ -3,7 +3,8 @@
 // demo OpenID Provider. It proves, through the browser: the handle hook answers /auth and gives
 // pages locals.auth(); a protected page sends a signed-out visitor to sign in and the callbackUrl
 // brings them back; the signIn form action; the client session shown from the first server render;
-// a sign-out in one tab reaching another; and the signOut form action. Screenshots go to test-results/.
+// a sign-out in one tab reaching another; the signOut form action; and the signUp form action (a
+// refusal shown through SvelteKit's fail(), then a sign-up that signs in). Screenshots go to test-results/.
 //
 // SvelteKit 3 needs Node 22.17 or later. CI runs this folder once, on its Node 22 run (.ci/run and
 // vitest.config.ts); on older Node it skips with the reason.
@@ -113,6 +114,26 @@ describe.skipIf(unavailable !== undefined && !mustRun)("examples/sveltekit-app i
     await second.locator("#status", { hasText: "Not signed in" }).waitFor({ timeout: 10_000 })
     await second.screenshot({ path: "test-results/sveltekit-app-other-tab-signed-out.png" })
     expect(await sessionCookie(context)).toBeUndefined()
+    await context.close()
+  }, 60_000)
+
+  it("the signUp form action: a refusal shows on the page through fail(), a good password signs the new user in", async () => {
+    const context = await browser!.newContext()
+    const page = await context.newPage()
+    await page.goto(`${origin}/signup`)
+    await page.getByLabel("Email").fill("grace@example.com")
+    await page.getByLabel("Password").fill("short")
+    await page.getByRole("button", { name: "Create account" }).click()
+    await expect(page.locator("#error").textContent()).resolves.toBe("PasswordPolicy (too_short)")
+    expect(new URL(page.url()).pathname).toBe("/signup")
+    expect(await sessionCookie(context)).toBeUndefined()
+    await page.getByLabel("Email").fill("grace@example.com")
+    await page.getByLabel("Password").fill("correct horse battery staple")
+    await page.getByRole("button", { name: "Create account" }).click()
+    await page.waitForURL(`${origin}/`)
+    await expect(page.locator("#email").textContent()).resolves.toBe("grace@example.com")
+    expect(await sessionCookie(context)).toMatchObject({ httpOnly: true, sameSite: "Lax" })
+    await page.screenshot({ path: "test-results/sveltekit-app-signed-up.png" })
     await context.close()
   }, 60_000)
 
