@@ -154,6 +154,10 @@ async function main() {
     },
     { key: "F", label: "JWT read: latchkey auth(), session versions off", read: () => unversioned.auth(page(unversionedCookie)) },
   ]
+  // The raw limit of a database read: the adapter's own getSessionAndUser (@auth/pg-adapter's two
+  // queries), what both libraries' database reads are made of.
+  const sessionToken = decodeURIComponent(databasePairs.find((pair) => pair.startsWith("authjs.session-token=")).slice("authjs.session-token=".length))
+  cases.push({ key: "R", label: "the raw limit: the pg adapter's getSessionAndUser alone", read: async () => ({ user: (await adapter.getSessionAndUser(sessionToken)).user }) })
   if (shared) cases.push({ key: "G", label: "JWT read: latchkey auth(), session versions on Redis (local copy)", read: () => shared.auth(page(sharedCookie)) })
   for (const { key, read } of cases) {
     const session = await read()
@@ -183,6 +187,8 @@ async function main() {
   console.log(`| hybrid read / JWT read (C / A) | ${ratio("C", "A")} | within 1.5× |`)
   console.log(`| @auth/core database read / latchkey database auth() (D / B) | ${ratio("D", "B")} | latchkey at least 2× faster |`)
   console.log(`| @auth/core GET session / latchkey GET session, same route (D / E) | ${ratio("D", "E")} | (for reference) |`)
+  console.log(`| latchkey database auth() / the adapter alone (B / R) | ${ratio("B", "R")} | (latchkey's own share of a database read) |`)
+  console.log(`| @auth/core database read / the adapter alone (D / R) | ${ratio("D", "R")} | (for reference) |`)
   console.log(`| JWT read, session versions in memory / off (A / F) | ${ratio("A", "F")} | within a few percent (issue 28) |`)
   if (shared) console.log(`| JWT read, session versions on Redis / off (G / F) | ${ratio("G", "F")} | within a few percent (issue 28) |`)
   else console.log(`\nG skipped: ${redisSkipped}`)
