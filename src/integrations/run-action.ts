@@ -157,11 +157,9 @@ export function runPasswordAction(auth: Pick<Auth, "handler">, basePath: string,
  * (`$ACTION_…`) left out, and `redirectTo` sent as the handler's `callbackUrl`.
  */
 export function passwordFields(source: Record<string, unknown> | FormData, redirectTo: string | undefined): Record<string, string> {
-  if (!(source instanceof FormData)) refuseCallbackUrl(source)
-  const entries: [string, unknown][] = source instanceof FormData ? [...source.entries()] : Object.entries(source)
   const fields: Record<string, string> = {}
-  for (const [name, value] of entries) {
-    if (name.startsWith("$ACTION") || name === "callbackUrl" || name === "redirectTo") continue
+  for (const [name, value] of submittedEntries(source)) {
+    if (name === "redirectTo") continue
     if (typeof value === "string" || typeof value === "number") fields[name] = String(value)
     else if (value === true) fields[name] = "true"
   }
@@ -177,12 +175,21 @@ export function passwordFields(source: Record<string, unknown> | FormData, redir
  * record it is refused (see {@link refuseCallbackUrl}).
  */
 export function signInFields(source: Record<string, unknown> | FormData, fallbackRedirect: string | undefined): Record<string, string> {
-  if (!(source instanceof FormData)) refuseCallbackUrl(source)
-  const entries: [string, unknown][] = source instanceof FormData ? [...source.entries()] : Object.entries(source)
   const fields: Record<string, string> = {}
-  for (const [name, value] of entries) if (typeof value === "string" && !name.startsWith("$ACTION") && name !== "providerId" && name !== "callbackUrl") fields[name] = value
+  for (const [name, value] of submittedEntries(source)) if (typeof value === "string" && name !== "providerId") fields[name] = value
   const { redirectTo = fallbackRedirect, ...rest } = fields
   return redirectTo === undefined ? rest : { ...rest, callbackUrl: redirectTo }
+}
+
+/**
+ * The entries of an options record or a submitted form, less the framework's own fields
+ * (`$ACTION_…`) and `callbackUrl`: submitted, it is dropped; in an options record, refused
+ * ({@link refuseCallbackUrl}).
+ */
+function submittedEntries(source: Record<string, unknown> | FormData): [string, unknown][] {
+  if (!(source instanceof FormData)) refuseCallbackUrl(source)
+  const entries: [string, unknown][] = source instanceof FormData ? [...source.entries()] : Object.entries(source)
+  return entries.filter(([name]) => !name.startsWith("$ACTION") && name !== "callbackUrl")
 }
 
 /**

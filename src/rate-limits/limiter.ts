@@ -44,7 +44,7 @@ export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | undefined)?.then === "function"
 }
 
-/** A pass with no identifier counted: nothing to clear when it succeeds. */
+/** A pass with nothing to clear when it succeeds: no identifier counted, or a store that failed. */
 const PASSED: RateLimitVerdict = { refused: false, succeeded: () => {} }
 
 /** One key a route counts under: whose it is, its rule, and the text its key starts with. */
@@ -97,21 +97,21 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   /** A store that cannot answer (Redis down) must not take sign-in down with it: the attempt goes on unlimited, logged as an error, never silently. */
   function storeFailed(error: unknown): RateLimitVerdict {
     logger.error(new LatchkeyError("the rate-limit store failed; this attempt was not limited", { cause: error }))
-    return { refused: false, succeeded: () => {} }
+    return PASSED
   }
 
   /**
    * Counts the attempt under its route's keys, then judges it. With no client resolvable, only the
    * identifier counts. A store that counts several keys at once is asked once (one round trip).
    */
-  function count(host: RateLimitHost, route: RateLimitRoute, identifierHash: string | undefined): RateLimitVerdict | Promise<RateLimitVerdict> {
+  function count(host: RateLimitHost, route: RateLimitRoute, plan: RoutePlan, identifierHash: string | undefined): RateLimitVerdict | Promise<RateLimitVerdict> {
     if (host.clientKey === undefined && !warnedNoClient) {
       warnedNoClient = true
       logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
     }
     const counted: Slot[] = []
     const keys: RateLimitKey[] = []
-    for (const slot of plans.get(route)!.slots) {
+    for (const slot of plan.slots) {
       const part = slot.kind === "client" ? host.clientKey : identifierHash
       if (part === undefined) continue
       counted.push(slot)
@@ -166,9 +166,10 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   // (the sign-in path's whole budget for counting is a few microseconds).
   return {
     check(host, route) {
-      const raw = plans.get(route)!.identifier ? normalizeIdentifier(host.identifier()) : undefined
+      const plan = plans.get(route)!
+      const raw = plan.identifier ? normalizeIdentifier(host.identifier()) : undefined
       const hash = raw === undefined ? undefined : hashOf(raw)
-      return typeof hash === "object" ? hash.then((value) => count(host, route, value)) : count(host, route, hash)
+      return typeof hash === "object" ? hash.then((value) => count(host, route, plan, value)) : count(host, route, plan, hash)
     },
     async clearLockout(identifier) {
       const value = normalizeIdentifier(identifier)

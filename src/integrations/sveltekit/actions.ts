@@ -9,7 +9,7 @@
  */
 import type { Auth } from "../../handler/index.js"
 import type { PasswordAnswer, PasswordRefusalReason } from "../../lib/password-answer.js"
-import { passwordFields, refererPath, runAction, runPasswordAction, signInFields, type ActionResult, type ErrorPages } from "../run-action.js"
+import { passwordFields, refererPath, runAction, runPasswordAction, signInFields, type ActionRequest, type ActionResult, type ErrorPages } from "../run-action.js"
 import { cookieToSet } from "../set-cookie.js"
 
 /**
@@ -108,10 +108,15 @@ async function kit(): Promise<{ redirect: Redirect; fail: Fail }> {
 
 /** Runs the handler for an event and writes its cookies; answers the outcome. */
 export async function runForEvent(auth: Pick<Auth, "handler">, pages: ErrorPages, event: KitActionEvent, path: string, fields: Record<string, string>): Promise<ActionResult> {
-  const cookie = event.cookies.getAll().map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; ")
-  const { result, setCookies } = await runAction(auth, pages, { url: new URL(event.url.origin), headers: event.request.headers, cookie }, path, fields)
+  const { result, setCookies } = await runAction(auth, pages, actionRequestOf(event), path, fields)
   writeCookies(event, setCookies)
   return result
+}
+
+/** The request an action runs for, from the event: its origin, headers, and cookies as a `cookie` header. */
+function actionRequestOf(event: KitActionEvent): ActionRequest {
+  const cookie = event.cookies.getAll().map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; ")
+  return { url: new URL(event.url.origin), headers: event.request.headers, cookie }
 }
 
 /** Writes the handler's `Set-Cookie` values through `event.cookies`. */
@@ -129,8 +134,7 @@ function writeCookies(event: KitActionEvent, setCookies: string[]): void {
  */
 export async function runPasswordForm(auth: Pick<Auth, "handler">, pages: ErrorPages, event: KitActionEvent, route: string): Promise<{ result: PasswordAnswer; next: string }> {
   const form = await event.request.formData()
-  const cookie = event.cookies.getAll().map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; ")
-  const { result, setCookies } = await runPasswordAction(auth, pages.basePath, { url: new URL(event.url.origin), headers: event.request.headers, cookie }, route, passwordFields(form, undefined))
+  const { result, setCookies } = await runPasswordAction(auth, pages.basePath, actionRequestOf(event), route, passwordFields(form, undefined))
   writeCookies(event, setCookies)
   const fallback = form.get("redirectTo")
   return { result, next: result.url ?? new URL(typeof fallback === "string" ? fallback : (refererPath(event.request.headers) ?? "/"), event.url).href }
