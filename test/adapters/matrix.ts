@@ -7,8 +7,6 @@
  * store and closes its connections. `skipReason()` says why the entry cannot run here (its server
  * does not answer), or undefined; the in-process entries never skip.
  */
-import { randomBytes } from "node:crypto"
-import { readFile } from "node:fs/promises"
 import { PGlite } from "@electric-sql/pglite"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
@@ -16,15 +14,13 @@ import PostgresAdapter from "@auth/pg-adapter"
 import { UnstorageAdapter } from "@auth/unstorage-adapter"
 import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres"
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite"
-import { Kysely, MysqlDialect, PostgresDialect, sql } from "kysely"
-import { createPool } from "mysql2"
-import mysql from "mysql2/promise"
-import pg from "pg"
+import { Kysely, PostgresDialect } from "kysely"
 import { createStorage } from "unstorage"
 import redisDriver from "unstorage/drivers/redis"
 import type { Adapter } from "../../src/adapters/adapter.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { MARIADB, POSTGRES, PROBE_TIMEOUT_MS, REDIS, skipReasonFor as probe } from "../setup/services.js"
+import { mariadbDatabase, postgresSchema, schemaFile, uniqueName } from "./fresh-stores.js"
 
 
 /** A live adapter on its own store. */
@@ -83,17 +79,7 @@ export const adapterMatrix: readonly MatrixEntry[] = [
     name: "kysely-mariadb",
     skipReason: probe("MariaDB", MARIADB),
     async setup() {
-      const database = uniqueName()
-      const admin = await mysql.createConnection({ ...MARIADB, multipleStatements: true })
-      try {
-        await admin.query(`CREATE DATABASE ${database}; USE ${database}; ${await schemaFile("mariadb.sql")}`)
-      } finally {
-        await admin.end()
-      }
-      // timezone "Z": DATETIME columns are written and read as UTC, whatever the process's TZ.
-      const pool = createPool({ ...MARIADB, database, timezone: "Z", connectionLimit: 4 })
-      const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) })
-      const teardown = () => sql.raw(`DROP DATABASE ${database}`).execute(db).then(() => undefined).finally(() => db.destroy())
+      const { db, teardown } = await mariadbDatabase<Database>("mariadb.sql")
       return { adapter: KyselyAdapter(db), teardown }
     },
   },
@@ -111,33 +97,4 @@ export const adapterMatrix: readonly MatrixEntry[] = [
 /** The skip probe of an in-process entry. */
 async function never(): Promise<undefined> {
   return undefined
-}
-
-/** A probe that opens a TCP connection to the server and reports why it failed, if it did. */
-
-/**
- * A fresh PostgreSQL schema holding the tables of `file`, and a pool whose search_path is that
- * schema, so the adapter's unqualified table names land there. The caller ends the pool.
- */
-async function postgresSchema(file: string): Promise<{ pool: pg.Pool; dropSchema(): Promise<void> }> {
-  const schema = uniqueName()
-  const pool = new pg.Pool({ ...POSTGRES, options: `-c search_path=${schema}`, max: 4 })
-  try {
-    await pool.query(`CREATE SCHEMA ${schema}`)
-    await pool.query(await schemaFile(file))
-  } catch (failure) {
-    await pool.end()
-    throw failure
-  }
-  return { pool, dropSchema: () => pool.query(`DROP SCHEMA ${schema} CASCADE`).then(() => undefined) }
-}
-
-/** The SQL of `sql/<file>`. */
-function schemaFile(file: string): Promise<string> {
-  return readFile(new URL(`./sql/${file}`, import.meta.url), "utf8")
-}
-
-/** A name no other run uses: a schema, a database or a key prefix. Lowercase, so SQL needs no quotes. */
-function uniqueName(): string {
-  return `lk_${randomBytes(6).toString("hex")}`
 }

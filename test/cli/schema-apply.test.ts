@@ -20,6 +20,7 @@ import { schemaCommand } from "../../src/cli/schema/command.js"
 import { directoryHost, type DirectoryHost } from "./schema-support-io.js"
 import { roundTrip } from "./schema-roundtrip.js"
 import { MARIADB, MARIADB_URL, mariadbDatabase, POSTGRES, POSTGRES_URL, probe, uniqueName } from "./schema-support.js"
+import { sqliteUnavailable } from "../setup/services.js"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterAll(async () => {
@@ -70,7 +71,7 @@ describe("schema --apply on PGlite", () => {
 })
 
 describe("schema --apply on SQLite", async () => {
-  const reason = await sqliteUnavailable()
+  const reason = await sqliteUnavailable("the Drizzle and Kysely checks need it")
   if (reason !== undefined) console.warn(`[cli schema] SQLite is skipped: ${reason}`)
 
   it.skipIf(reason !== undefined)("applies once with the app's driver; Drizzle and Kysely use the tables", async () => {
@@ -173,14 +174,3 @@ describe("drivers", () => {
     expect(app.err.join("\n")).toMatch(/ERR_CLI_DATABASE_URL: .*postgres:\/\/.*sqlite:/)
   })
 })
-
-/** Why neither better-sqlite3 nor node:sqlite can open a database here, or undefined. */
-async function sqliteUnavailable(): Promise<string | undefined> {
-  try {
-    const Sqlite = (await import("better-sqlite3")).default
-    new Sqlite(":memory:").close()
-    return undefined
-  } catch (failure) {
-    return `better-sqlite3 cannot load on Node ${process.versions.node} (${(failure as Error).message.split("\n")[0]}); the Drizzle and Kysely checks need it`
-  }
-}

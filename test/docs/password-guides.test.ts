@@ -20,6 +20,7 @@ import Password, { type PasswordEmail } from "../../src/providers/password.js"
 import { rateLimits } from "../../src/rate-limits/plug-in.js"
 import { TestBrowser } from "../servers/browser.js"
 import { CHEAP } from "../passwords/support.js"
+import { nextActionBrowser } from "../integrations/next-action-browser.js"
 import { runSnippet, snippetsOf, typecheck, type Snippet } from "./support.js"
 
 const APP = "https://app.example.com"
@@ -153,30 +154,15 @@ describe("the password sections of the framework guides", () => {
 
   it("Next.js: the change-password action answers the message for each refusal, and changes the password", async () => {
     const { auth } = app()
-    let cookie = ""
-    /** One action's request as Next builds it, with the browser's cookies; `done` keeps what it wrote. */
-    const scope = () => {
-      const headers = new Headers({ host: "app.example.com", "x-forwarded-proto": "https", origin: APP, referer: `${APP}/account`, cookie })
-      const store = MutableRequestCookiesAdapter.wrap(new RequestCookies(headers), () => {})
-      const done = () => (cookie = store.getAll().filter(({ value }) => value !== "").map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; "))
-      return { actions: serverActions(auth, { basePath: "/auth" }, { headers: async () => headers, cookies: async () => store }), done }
-    }
-    const signedUp = scope()
-    expect(await signedUp.actions.signUp({ email: "ada@example.com", password: GOOD })).toMatchObject({ ok: true })
-    signedUp.done()
-    const changePassword = async (fields: FormData) => {
-      const current = scope()
-      const result = await current.actions.changePassword(fields)
-      current.done()
-      return result
-    }
+    const browser = nextActionBrowser(auth)
+    expect(await browser.run((actions) => actions.signUp({ email: "ada@example.com", password: GOOD }))).toMatchObject({ ok: true })
+    const changePassword = (fields: FormData) => browser.run((actions) => actions.changePassword(fields))
     const { changeMyPassword } = await runSnippet(CHANGE_ACTION.code, { "../../auth": { changePassword } })
     expect(await changeMyPassword(undefined, form({ currentPassword: "not my password at all", newPassword: NEW }))).toBe("Your current password is not right.")
     expect(await changeMyPassword(undefined, form({ currentPassword: GOOD, newPassword: "short" }))).toBe("Use 15 to 128 characters.")
     expect(await changeMyPassword(undefined, form({ currentPassword: GOOD, newPassword: NEW, revokeOtherSessions: "on" }))).toBe("Your password is changed.")
-    const signIn = scope().actions.signIn
-    expect(await signIn("password", { email: "ada@example.com", password: NEW })).toMatchObject({ ok: true })
-    cookie = ""
+    expect(await browser.run((actions) => actions.signIn("password", { email: "ada@example.com", password: NEW }))).toMatchObject({ ok: true })
+    browser.forget()
     expect(await changeMyPassword(undefined, form({ currentPassword: NEW, newPassword: GOOD }))).toBe("Sign in again first.")
   })
 

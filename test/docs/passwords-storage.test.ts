@@ -23,6 +23,7 @@ import { physicalSchema } from "../../src/cli/schema/physical.js"
 import { prismaSchemaFile } from "../../src/cli/schema/prisma.js"
 import { addColumnStatement, schemaScript } from "../../src/cli/schema/sql.js"
 import { MARIADB, mariadbDatabase, probe } from "../cli/schema-support.js"
+import { sqliteUnavailable } from "../setup/services.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "passwords.md"
@@ -176,7 +177,7 @@ describe("docs/passwords.md: Storage on MariaDB", async () => {
 })
 
 describe("docs/passwords.md: Storage on SQLite", async () => {
-  const reason = await sqliteUnavailable()
+  const reason = await sqliteUnavailable("it loads on Node 20")
   if (reason !== undefined) console.warn(`[docs passwords storage] SQLite is skipped: ${reason}`)
 
   it.skipIf(reason !== undefined)("each SQLite line adds a nullable text column to its adapter's tables", async () => {
@@ -209,14 +210,3 @@ describe("docs/passwords.md: Storage with Drizzle on PGlite", () => {
     expect((await client.query<{ password: string }>(`SELECT "password" FROM "user" WHERE "id" = $1`, [user.id])).rows).toEqual([{ password: HASH }])
   }, 60_000)
 })
-
-/** Why better-sqlite3 cannot open a database here, or undefined. */
-async function sqliteUnavailable(): Promise<string | undefined> {
-  try {
-    const Sqlite = (await import("better-sqlite3")).default
-    new Sqlite(":memory:").close()
-    return undefined
-  } catch (failure) {
-    return `better-sqlite3 cannot load on Node ${process.versions.node} (${(failure as Error).message.split("\n")[0]}); it loads on Node 20`
-  }
-}

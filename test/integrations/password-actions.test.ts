@@ -3,18 +3,16 @@
 // read from the request, the cookies written through event.cookies), each against a real handler
 // with Password(), the passwords plug-in, a captured mailbox and rate limits. What a browser sends
 // after an action is read back through auth(), and every refusal keeps its route's code.
-import { RequestCookies } from "next/dist/compiled/@edge-runtime/cookies/index.js"
-import { MutableRequestCookiesAdapter } from "next/dist/server/web/spec-extension/adapters/request-cookies.js"
 import { describe, expect, it } from "vitest"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { InvalidOptionError } from "../../src/errors.js"
 import { createAuth } from "../../src/handler/index.js"
-import { serverActions } from "../../src/integrations/next/actions.js"
 import { formError, runPasswordForm, type KitActionEvent } from "../../src/integrations/sveltekit/actions.js"
 import { passwordsWith } from "../../src/passwords/index.js"
 import Password, { type PasswordEmail } from "../../src/providers/password.js"
 import { rateLimits } from "../../src/rate-limits/plug-in.js"
 import { CHEAP } from "../passwords/support.js"
+import { nextActionBrowser } from "./next-action-browser.js"
 
 const APP = "https://app.example.com"
 const SECRET = "latchkey-password-actions-secret-0123456789"
@@ -36,25 +34,7 @@ function app() {
   return { auth, mailbox, linkOf }
 }
 
-/** A browser's cookies across actions, and one action's request as Next builds it (cookies() wrapping the request's). */
-function nextBrowser(auth: ReturnType<typeof app>["auth"], ip = "198.51.100.7") {
-  let cookie = ""
-  const actions = () => {
-    const headers = new Headers({ host: "app.example.com", "x-forwarded-proto": "https", origin: APP, referer: `${APP}/account`, "cf-connecting-ip": ip, cookie })
-    const store = MutableRequestCookiesAdapter.wrap(new RequestCookies(headers), () => {})
-    const done = () => (cookie = store.getAll().filter(({ value }) => value !== "").map(({ name, value }) => `${name}=${encodeURIComponent(value)}`).join("; "))
-    return { ...serverActions(auth, { basePath: auth.basePath }, { headers: async () => headers, cookies: async () => store }), done }
-  }
-  /** Runs one action as its own request, then keeps the cookies it wrote, as the browser would. */
-  const run = async <R>(call: (actions: ReturnType<typeof serverActions>) => Promise<R>): Promise<R> => {
-    const scope = actions()
-    const result = await call(scope)
-    scope.done()
-    return result
-  }
-  const session = () => auth.auth(new Request(`${APP}/account`, { headers: { cookie } }))
-  return { run, session }
-}
+const nextBrowser = (auth: ReturnType<typeof app>["auth"], ip = "198.51.100.7") => nextActionBrowser(auth, { ip })
 
 describe("latchkey/next password actions", () => {
   it("signUp signs the new user in, with a FormData as a page's form posts it", async () => {

@@ -8,11 +8,11 @@ import { AdapterError, LatchkeyError } from "../../src/errors.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import GitHub from "../../src/providers/github.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
-import type { LoggerInstance } from "../../src/types.js"
 import { APP, app, csrf, postForm, SECRET } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startGitHubLike, type GitHubLike } from "../servers/github-like.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
+import { recordingLogger } from "./support.js"
 
 let oidc: OidcServer
 let github: GitHubLike
@@ -67,17 +67,6 @@ function walk(root: unknown): string[] {
     }
   }
   return found
-}
-
-/** A logger that records every value it is handed, at every level. */
-function recordingLogger(): { logger: LoggerInstance; logged: unknown[] } {
-  const logged: unknown[] = []
-  const logger: LoggerInstance = {
-    error: (error) => void logged.push(error),
-    warn: (code, metadata) => void logged.push(code, metadata),
-    debug: (message, metadata) => void logged.push(message, metadata),
-  }
-  return { logger, logged }
 }
 
 function expectNoSecrets(logged: unknown[], secrets: string[]): void {

@@ -10,12 +10,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest"
 import { account, json, passwordApp, PW, shape, STRATEGIES, type PasswordApp } from "./password-support.js"
 
 const kdf = vi.hoisted(() => ({ calls: 0 }))
-vi.mock("node:crypto", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:crypto")>()
-  const scrypt = (...args: unknown[]) => (kdf.calls++, (actual.scrypt as (...a: unknown[]) => void)(...args))
-  const pbkdf2 = (...args: unknown[]) => (kdf.calls++, (actual.pbkdf2 as (...a: unknown[]) => void)(...args))
-  return { ...actual, scrypt, pbkdf2, default: { ...actual, scrypt, pbkdf2 } }
-})
+vi.mock("node:crypto", async (importOriginal) => (await import("./counting-kdf.js")).countingCrypto(await importOriginal(), kdf))
 
 const KNOWN = "ada@example.com"
 const UNKNOWN = "nobody@example.com"

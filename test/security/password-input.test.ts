@@ -8,12 +8,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest"
 import { account, errorOf, linksIn, linkTo, passwordApp, pathOf, PW, reset, resetLink, signIn, STRATEGIES, type PasswordApp } from "./password-support.js"
 
 const kdf = vi.hoisted(() => ({ calls: 0 }))
-vi.mock("node:crypto", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:crypto")>()
-  const scrypt = (...args: unknown[]) => (kdf.calls++, (actual.scrypt as (...a: unknown[]) => void)(...args))
-  const pbkdf2 = (...args: unknown[]) => (kdf.calls++, (actual.pbkdf2 as (...a: unknown[]) => void)(...args))
-  return { ...actual, scrypt, pbkdf2, default: { ...actual, scrypt, pbkdf2 } }
-})
+vi.mock("node:crypto", async (importOriginal) => (await import("./counting-kdf.js")).countingCrypto(await importOriginal(), kdf))
 
 const MEGABYTE = 1024 * 1024
 let userCount = 0

@@ -8,12 +8,7 @@ import { rateLimits } from "../../src/rate-limits/plug-in.js"
 import { account, Browser, errorOf, json, passwordApp, PW, resetLink, STRATEGIES, type PasswordApp } from "./password-support.js"
 
 const kdf = vi.hoisted(() => ({ calls: 0 }))
-vi.mock("node:crypto", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:crypto")>()
-  const scrypt = (...args: unknown[]) => (kdf.calls++, (actual.scrypt as (...a: unknown[]) => void)(...args))
-  const pbkdf2 = (...args: unknown[]) => (kdf.calls++, (actual.pbkdf2 as (...a: unknown[]) => void)(...args))
-  return { ...actual, scrypt, pbkdf2, default: { ...actual, scrypt, pbkdf2 } }
-})
+vi.mock("node:crypto", async (importOriginal) => (await import("./counting-kdf.js")).countingCrypto(await importOriginal(), kdf))
 
 const ATTEMPTS = 40
 

@@ -5,15 +5,10 @@
 // own, so each answer can be read as it left the handler. Stores: memoryAdapter, and real
 // PostgreSQL (@auth/pg-adapter) and MariaDB (@auth/kysely-adapter) with the one added `password`
 // column and the two one-line adapter methods, each in a schema or database of its own.
-import { randomBytes } from "node:crypto"
-import { readFile } from "node:fs/promises"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
 import PostgresAdapter from "@auth/pg-adapter"
-import { Kysely, MysqlDialect, sql } from "kysely"
-import { createPool } from "mysql2"
-import mysql from "mysql2/promise"
-import pg from "pg"
+import type { Kysely } from "kysely"
 import { PGlite } from "@electric-sql/pglite"
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite"
 import { expect, vi } from "vitest"
@@ -22,8 +17,9 @@ import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { passwords, passwordsWith } from "../../src/passwords/index.js"
 import Password from "../../src/providers/password.js"
-import type { LoggerInstance } from "../../src/types.js"
 import { MARIADB, POSTGRES, skipReasonFor as probe } from "../setup/services.js"
+import { mariadbDatabase, postgresSchema, schemaFile } from "../adapters/fresh-stores.js"
+import { recordingLogger } from "./support.js"
 
 // Every flow hashes; on a shared machine a default 64 MiB scrypt can take seconds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 })
@@ -63,17 +59,6 @@ export interface PasswordAppOptions {
   config?: Partial<AuthConfig>
   /** Another provider beside the password one (an OAuth one for the linking attacks). */
   providers?: AuthConfig["providers"]
-}
-
-/** Every value the logger was handed, at every level, and every console line the run printed. */
-export function recordingLogger(): { logger: LoggerInstance; logged: unknown[] } {
-  const logged: unknown[] = []
-  const logger: LoggerInstance = {
-    error: (error) => void logged.push(error),
-    warn: (code, metadata) => void logged.push(code, metadata),
-    debug: (message, metadata) => void logged.push(message, metadata),
-  }
-  return { logger, logged }
 }
 
 /** The app: createAuth with the Password provider and the plug-in, a mailbox and a logger. */
@@ -279,8 +264,6 @@ export interface StoreEntry {
 }
 
 
-const schemaFile = (file: string) => readFile(new URL(`../adapters/sql/${file}`, import.meta.url), "utf8")
-const uniqueName = () => `lk_pwatk_${randomBytes(5).toString("hex")}`
 
 export const STORES: readonly StoreEntry[] = [
   { name: "memory", skipReason: async () => undefined, setup: async () => ({ name: "memory", adapter: memoryAdapter(), teardown: async () => {} }) },
@@ -305,10 +288,7 @@ export const STORES: readonly StoreEntry[] = [
     name: "postgresql",
     skipReason: probe("PostgreSQL", POSTGRES),
     async setup() {
-      const schema = uniqueName()
-      const pool = new pg.Pool({ ...POSTGRES, options: `-c search_path=${schema}`, max: 4 })
-      await pool.query(`CREATE SCHEMA ${schema}`)
-      await pool.query(await schemaFile("pg.sql"))
+      const { pool, dropSchema } = await postgresSchema("pg.sql")
       // The one additive migration the contract documents.
       await pool.query("ALTER TABLE users ADD COLUMN password text")
       const adapter: Adapter = {
@@ -318,40 +298,26 @@ export const STORES: readonly StoreEntry[] = [
         setUserPassword: async (id, hash) => void (await pool.query("update users set password = $2 where id = $1", [id, hash])),
         deleteSessionsByUserId: async (id) => void (await pool.query('delete from sessions where "userId" = $1', [id])),
       } as Adapter
-      return { name: "postgresql", adapter, teardown: () => pool.query(`DROP SCHEMA ${schema} CASCADE`).then(() => undefined).finally(() => pool.end()) }
+      return { name: "postgresql", adapter, teardown: () => dropSchema().finally(() => pool.end()) }
     },
   },
   {
     name: "mariadb",
     skipReason: probe("MariaDB", MARIADB),
     async setup() {
-      const database = uniqueName()
-      const admin = await mysql.createConnection({ ...MARIADB, multipleStatements: true })
-      try {
-        await admin.query(`CREATE DATABASE ${database}; USE ${database}; ${await schemaFile("mariadb.sql")}`)
-        // The one additive migration the contract documents.
-        await admin.query("ALTER TABLE `User` ADD COLUMN password text")
-      } finally {
-        await admin.end()
-      }
-      const pool = createPool({ ...MARIADB, database, timezone: "Z", connectionLimit: 4 })
-      const db = new Kysely<Database & { User: { password: string | null } }>({ dialect: new MysqlDialect({ pool }) })
+      // The one additive migration the contract documents.
+      const { db, teardown } = await mariadbDatabase<Database & { User: { password: string | null } }>("mariadb.sql", "ALTER TABLE `User` ADD COLUMN password text")
       const adapter: Adapter = {
         ...KyselyAdapter(db as unknown as Kysely<Database>),
         getUserPassword: async (id) => (await db.selectFrom("User").select("password").where("id", "=", id).executeTakeFirst())?.password ?? null,
         setUserPassword: async (id, hash) => void (await db.updateTable("User").set({ password: hash }).where("id", "=", id).execute()),
         deleteSessionsByUserId: async (id) => void (await db.deleteFrom("Session").where("userId", "=", id).execute()),
       } as Adapter
-      const teardown = () => sql.raw(`DROP DATABASE ${database}`).execute(db).then(() => undefined).finally(() => db.destroy())
       return { name: "mariadb", adapter, teardown }
     },
   },
 ]
 
-/**
- * The stores that can run here, each with why not when it cannot; under CI=true a missing server
- * is an error, not a skip.
- */
 export async function storesHere(): Promise<{ entry: StoreEntry; reason: string | undefined }[]> {
   const reasons = await Promise.all(STORES.map((entry) => entry.skipReason()))
   return STORES.map((entry, index) => {

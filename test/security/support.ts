@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect } from "vitest"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import type { ProviderTokensEngine } from "../../src/provider-tokens/types.js"
-import type { JWT, Session } from "../../src/types.js"
+import type { JWT, LoggerInstance, Session } from "../../src/types.js"
 import { appPage, csrf, postForm, session } from "../handler/support.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
@@ -67,4 +67,15 @@ export function corpProvider(accounts: TestAccount[]) {
     provider: (): OIDCConfig => ({ id: "corp", name: "Corp", type: "oidc", issuer: running().issuer, clientId: "app", clientSecret: "app-secret" }),
     signInAs: (sub: string) => running().signInAs(sub),
   }
+}
+
+/** A logger that records every value it is handed, at every level. */
+export function recordingLogger(): { logger: LoggerInstance; logged: unknown[] } {
+  const logged: unknown[] = []
+  const logger: LoggerInstance = {
+    error: (error) => void logged.push(error),
+    warn: (code, metadata) => void logged.push(code, metadata),
+    debug: (message, metadata) => void logged.push(message, metadata),
+  }
+  return { logger, logged }
 }

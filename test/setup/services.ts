@@ -59,3 +59,17 @@ export function redisForSuite(prefix: string, use: (client: Redis) => void): voi
     await client.quit()
   })
 }
+
+/**
+ * Why better-sqlite3 (a native module built for the Node that installed it, 20 in CI) cannot open a
+ * database on this Node, ending with `needed` (what the caller loses); undefined when it can.
+ */
+export async function sqliteUnavailable(needed: string): Promise<string | undefined> {
+  try {
+    const Sqlite = (await import("better-sqlite3")).default
+    new Sqlite(":memory:").close()
+    return undefined
+  } catch (failure) {
+    return `better-sqlite3 cannot load on Node ${process.versions.node} (${(failure as Error).message.split("\n")[0]}); ${needed}`
+  }
+}
