@@ -12,7 +12,7 @@ import { flowOptions } from "./flow-options.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { normalizeEmail, sendSignInLink } from "./email.js"
 import { logoMarkup } from "./pages/logos.js"
-import { signInPage } from "./pages/signin.js"
+import { signInPage, type SignInPageParams } from "./pages/signin.js"
 import { proxiedSignIn } from "./redirect-proxy.js"
 import { safeRedirect, sameOrigin } from "./redirect.js"
 import { html, redirect } from "./response.js"
@@ -37,10 +37,10 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
 }
 
 /** The passkey section's needs, when a passkey provider and the ceremony are configured; else none, and the page has no script. */
-function passkeyPage(context: RequestContext): { baseUrl: string; script: string } | undefined {
+function passkeyPage(context: RequestContext): SignInPageParams["passkey"] {
   const ceremony = context.webauthn
   if (!ceremony || !context.providers.some((provider) => provider.type === "webauthn")) return undefined
-  return { baseUrl: context.baseUrl, script: `${context.baseUrl}/${PASSKEY_SCRIPT_ROUTE}?v=${ceremony.scriptVersion}` }
+  return { baseUrl: context.baseUrl, script: `${context.baseUrl}/${PASSKEY_SCRIPT_ROUTE}?v=${ceremony.scriptVersion}`, section: ceremony.signInSection }
 }
 
 function signInUrl(context: RequestContext, error: string, code?: string): string {

@@ -3,13 +3,12 @@
  * not depend on the request. Errors throw here, typed, instead of surfacing on every request as
  * "Sign-in is not available right now"; likely mistakes that still work are logged as warnings.
  */
-import { InvalidProviderError } from "../errors.js"
+import { InvalidOptionError, InvalidProviderError } from "../errors.js"
 import { envName, resolveProviders } from "../providers/core/resolve.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
 import type { AuthConfig } from "./options.js"
 import { warnOnUnknownOptions } from "./unknown-options.js"
-import { checkWebAuthnAtStartup } from "./webauthn-startup.js"
 import { checkPasswordsAtStartup } from "./password.js"
 
 /** Token endpoint authentication methods that need the client secret. */
@@ -32,6 +31,23 @@ function requireClientSecret(provider: ResolvedProvider): void {
   )
 }
 
+const ADD_CEREMONY = 'add `import { webauthn } from "latchkey/webauthn"` and pass it to createAuth: createAuth({ providers, adapter, webauthn }).'
+
+/**
+ * Passkeys need the ceremony from `latchkey/webauthn` (kept out of the root so apps without
+ * passkeys never bundle it), which then checks its providers itself; Auth.js's
+ * `experimental.enableWebAuthn` switch is answered with what to do instead.
+ */
+function checkPasskeys(settled: SettledConfig, config: AuthConfig, providers: readonly ResolvedProvider[]): void {
+  if ((config as { experimental?: { enableWebAuthn?: unknown } }).experimental?.enableWebAuthn !== undefined) {
+    throw new InvalidOptionError("experimental.enableWebAuthn", `latchkey has no experimental switch for passkeys: remove experimental.enableWebAuthn, and ${ADD_CEREMONY}`)
+  }
+  const passkey = providers.find((provider) => provider.type === "webauthn")
+  if (passkey === undefined) return
+  if (!settled.webauthn) throw new InvalidProviderError(passkey.id, "webauthn", `a passkey provider needs the WebAuthn ceremony: ${ADD_CEREMONY}`)
+  settled.webauthn.checkProviders(providers, settled)
+}
+
 /**
  * Resolves the providers once (a missing client id, client secret or issuer, or a duplicate id,
  * throws `InvalidProviderError`), refuses what cannot run, and warns about what is probably a mistake.
@@ -46,7 +62,7 @@ export function checkAtStartup(settled: SettledConfig, config: AuthConfig): Reso
   if (config.basePath !== undefined && pinnedPath !== undefined && pinnedPath !== "/" && pinnedPath.replace(/\/$/, "") !== settled.basePath) {
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })
   }
-  checkWebAuthnAtStartup(settled, config, providers)
+  checkPasskeys(settled, config, providers)
   checkPasswordsAtStartup(settled, providers)
   return providers
 }

@@ -12,7 +12,18 @@ import type { Adapter, AdapterAccount, AdapterUser } from "../adapters/adapter.j
 import type { ResolvedProvider } from "../providers/types.js"
 import type { Account, LoggerInstance, User } from "../types.js"
 
-/** A resolved passkey provider (`Passkey()` or `WebAuthn()`). */
+/**
+ * A resolved passkey provider (`Passkey()` or `WebAuthn()`), as the ceremony's `checkProviders`
+ * and `signInSection` get it.
+ *
+ * Exported from `latchkey/webauthn`.
+ *
+ * @example
+ * ```ts
+ * import type { PasskeyProvider } from "latchkey/webauthn"
+ * const label = (provider: PasskeyProvider): string => (provider.allowSignUp ? "Sign in or sign up" : "Sign in")
+ * ```
+ */
 export type PasskeyProvider = Extract<ResolvedProvider, { type: "webauthn" }>
 
 /**

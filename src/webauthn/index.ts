@@ -5,16 +5,20 @@
  * `webauthn` and hands it to `createAuth`. The passkey routes live here too (the options, the
  * callback with its sealed challenge cookie, the management API, the script): the handler only
  * recognises a passkey request and calls `webauthn.handle` with what it lends them (the CSRF check,
- * the session, finishing a sign-in), so apps without passkeys bundle none of them either.
+ * the session, finishing a sign-in), so apps without passkeys bundle none of them either. So do the
+ * sign-in page's passkey section and the start-up checks of passkey providers.
  *
  * @module
  */
 import { ceremony } from "./ceremony.js"
 import { handlePasskeyRequest } from "./handle.js"
 import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_VERSION } from "./script.generated.js"
+import { signInSection } from "./sign-in-section.js"
+import { checkPasskeyProviders } from "./startup.js"
 import type { WebAuthnCeremony } from "./types.js"
 
-export type { PasskeyHost, PasskeyRequest, PasskeySignIn } from "./host.js"
+export type { PasskeyHost, PasskeyProvider, PasskeyRequest, PasskeySignIn } from "./host.js"
+export type { PasskeySetup } from "./startup.js"
 export type { CeremonyCredential, CeremonyRelyingParty, RegisteredCredential, VerifiedAssertion, WebAuthnCeremony } from "./types.js"
 
 const verifier = ceremony(PASSKEY_SCRIPT, PASSKEY_SCRIPT_VERSION)
@@ -34,4 +38,9 @@ const verifier = ceremony(PASSKEY_SCRIPT, PASSKEY_SCRIPT_VERSION)
  * export const { handler, auth } = createAuth({ providers: [Passkey({ allowSignUp: true })], adapter: memoryAdapter(), webauthn })
  * ```
  */
-export const webauthn: WebAuthnCeremony = { ...verifier, handle: (host, request) => handlePasskeyRequest(verifier, host, request) }
+export const webauthn: WebAuthnCeremony = {
+  ...verifier,
+  handle: (host, request) => handlePasskeyRequest(verifier, host, request),
+  checkProviders: checkPasskeyProviders,
+  signInSection,
+}

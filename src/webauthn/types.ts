@@ -7,7 +7,9 @@
  *
  * @module
  */
-import type { PasskeyHost, PasskeyRequest } from "./host.js"
+import type { ResolvedProvider } from "../providers/types.js"
+import type { PasskeyHost, PasskeyProvider, PasskeyRequest } from "./host.js"
+import type { PasskeySetup } from "./startup.js"
 
 /**
  * The codes the passkey routes answer with, in `{ error }`, for scripts to switch on.
@@ -161,11 +163,18 @@ export interface WebAuthnCeremony {
    * the capabilities the handler lends it. `createAuth` calls it; an app does not.
    */
   handle(host: PasskeyHost, request: PasskeyRequest): Promise<Response>
+  /**
+   * Checks the app's passkey providers once, when `createAuth` settles: throws
+   * `InvalidProviderError` for one that cannot work, warns about a likely mistake. `createAuth` calls it.
+   */
+  checkProviders(providers: readonly ResolvedProvider[], setup: PasskeySetup): void
+  /** The sign-in page's section for one passkey provider (`common`: the page's hidden fields). `createAuth` calls it. */
+  signInSection(provider: PasskeyProvider, baseUrl: string, common: string): string
   /** The browser script the sign-in page loads, as served: one self-contained file. */
   readonly script: string
   /** A short hash of `script`, for cache busting. */
   readonly scriptVersion: string
 }
 
-/** The ceremony without its routes: the cryptography and the script, which the routes call. */
-export type Verifier = Omit<WebAuthnCeremony, "handle">
+/** The ceremony without what the handler calls: the cryptography and the script, which the routes call. */
+export type Verifier = Omit<WebAuthnCeremony, "handle" | "checkProviders" | "signInSection">

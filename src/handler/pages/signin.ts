@@ -10,8 +10,8 @@ import type { AuthTheme } from "../options.js"
 import { errorMessage } from "../errors.js"
 import { brandButton, brandButtonFor } from "./brands.js"
 import { button, escapeHtml, hidden, page } from "./layout.js"
-import { passkeySection } from "./passkey-section.js"
 import type { PasswordSignInFormParams } from "../../passwords/host.js"
+import type { WebAuthnCeremony } from "../../webauthn/types.js"
 
 /** What the sign-in page shows. */
 export interface SignInPageParams {
@@ -22,8 +22,8 @@ export interface SignInPageParams {
   theme?: AuthTheme
   /** Each provider's mark (an inline `<svg>` element, from `logoMarkup`), by id. */
   logos?: Record<string, string | undefined>
-  /** With a passkey provider and the ceremony: where the handler answers, and the script's URL. */
-  passkey?: { baseUrl: string; script: string }
+  /** With a passkey provider and the ceremony: where the handler answers, the script's URL, and the ceremony's section. */
+  passkey?: { baseUrl: string; script: string; section: WebAuthnCeremony["signInSection"] }
   /** Where the handler answers (`<origin><basePath>`): the password form links to its sign-up and forgot pages. */
   baseUrl?: string
   /** With the `passwords` plug-in: its email + password form (its markup lives in `latchkey/passwords`). */
@@ -89,7 +89,7 @@ export function signInPage(params: SignInPageParams): string {
   const common = hidden({ csrfToken: params.csrfToken, callbackUrl: params.callbackUrl })
   const oauth = params.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => providerForm(provider, common, params.logos?.[provider.id]))
   const forms = params.providers.filter((provider) => provider.type === "email" || provider.type === "credentials").map((provider) => providerForm(provider, common))
-  const passkeys = params.passkey ? params.providers.flatMap((provider) => (provider.type === "webauthn" ? [passkeySection(provider, params.passkey!.baseUrl, common)] : [])) : []
+  const passkeys = params.passkey ? params.providers.flatMap((provider) => (provider.type === "webauthn" ? [params.passkey!.section(provider, params.passkey!.baseUrl, common)] : [])) : []
   const passwords = params.passwordForm ? params.providers.flatMap((provider) => (provider.type === "password" ? [passwordForm(provider, common, params)] : [])) : []
   const sections = [oauth.join(""), ...passwords, ...passkeys, ...forms].filter((section) => section !== "")
   const message = params.error ? errorMessage(params.error) : undefined

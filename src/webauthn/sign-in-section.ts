@@ -6,13 +6,15 @@
  * passkey script shows it once it knows the browser can do WebAuthn, and wires its buttons, so a
  * page without the script (or a browser without WebAuthn) shows only what works.
  */
-import type { ResolvedProvider } from "../../providers/types.js"
-import { escapeHtml } from "./layout.js"
+import { escapeHtml } from "../lib/html.js"
+import type { PasskeyProvider } from "./host.js"
 
-type PasskeyProvider = Extract<ResolvedProvider, { type: "webauthn" }>
-
-/** The section for one passkey provider; `baseUrl` is where the handler answers. */
-export function passkeySection(provider: PasskeyProvider, baseUrl: string, common: string): string {
+/**
+ * The section for one passkey provider; `baseUrl` is where the handler answers, `common` the
+ * page's hidden fields (CSRF token, callback URL). Rendered here, not by the handler, so an app
+ * without passkeys carries none of it.
+ */
+export function signInSection(provider: PasskeyProvider, baseUrl: string, common: string): string {
   const id = `${escapeHtml(provider.id)}-email`
   const emailField = provider.formFields.email
   const autocomplete = provider.enableConditionalUI ? "username webauthn" : "username"
