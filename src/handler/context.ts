@@ -65,4 +65,10 @@ export interface RequestContext extends SettledConfig {
   providers: ResolvedProvider[]
   /** Set when this request signed someone in (a session was issued): a sign-in clears its identifier's rate-limit count. */
   signedIn?: boolean
+  /**
+   * The confirmed session the rate-limit gate read for a change of password or address (its key is
+   * the session's user). The password route's first read takes it instead of reading the row again:
+   * one request, one read of the row, before anything is written.
+   */
+  gateUser?: ReturnType<SettledConfig["sessions"]["confirmedUser"]>
 }

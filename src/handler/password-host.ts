@@ -43,7 +43,12 @@ export function passwordHost(context: RequestContext): PasswordHost {
     verifyCsrf: (submitted) => verifyCsrf(context, submitted),
     csrfToken: () => csrfToken(context),
     // Changing a password or an address is a change that lasts: the row decides, never the cache.
-    signedInUser: () => context.sessions.confirmedUser(context),
+    // The rate-limit gate may have read it for this request already; that read is taken once.
+    signedInUser: () => {
+      const confirmed = context.gateUser ?? context.sessions.confirmedUser(context)
+      context.gateUser = undefined
+      return confirmed
+    },
     completeSignIn: ({ user, providerId, isNewUser, callbackUrl }) =>
       completeSignIn(context, {
         user,

@@ -94,7 +94,10 @@ export function rateLimitGate(context: RequestContext, action: string, provider:
   const route = limiter && limitedRoute(context.request.method, action, provider, action === PASSWORD_ACTION ? passwordSubRoute(context) : undefined)
   if (!limiter || route === undefined) return undefined
   // A change of password or address names no account in its form: the account is the session's.
-  if (route === "password-change") return context.sessions.confirmedUser(context).then((confirmed) => checkRoute(context, action, provider, formOf, route, confirmed?.userId ?? null))
+  if (route === "password-change") {
+    context.gateUser = context.sessions.confirmedUser(context)
+    return context.gateUser.then((confirmed) => checkRoute(context, action, provider, formOf, route, confirmed?.userId ?? null))
+  }
   return checkRoute(context, action, provider, formOf, route, undefined)
 }
 

@@ -2,6 +2,7 @@
 // other session) and the address (a link to the new one, a notice to the old; the old one signs in
 // until the link is followed; an address of another user is never taken).
 import { describe, expect, it } from "vitest"
+import { rateLimits } from "latchkey/rate-limits"
 import { GOOD, linkOf, ORIGIN, OTHER, passwordApp, signedUpUser } from "./flows-support.js"
 
 describe.each(["jwt", "database"] as const)("changes with %s sessions", (strategy) => {
@@ -83,5 +84,24 @@ describe.each(["jwt", "database"] as const)("changes with %s sessions", (strateg
     await app.adapter.createUser({ email: "free@example.com", emailVerified: new Date() })
     expect((await app.browser().get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
     expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
+  })
+
+  // The rate limit of a change is keyed on the session's user, read from the row; the change itself
+  // reads the same row. One request, one read: the limit's read is handed to the route.
+  it("reads the session row once for a limited change of password or address", async () => {
+    const app = passwordApp({ strategy, config: { rateLimits: rateLimits(), trustedProxy: "cloudflare" } })
+    const browser = await signedUpUser(app, "ada@example.com")
+    let reads = 0
+    const sessionAndUser = app.adapter.getSessionAndUser.bind(app.adapter)
+    app.adapter.getSessionAndUser = (token) => (reads++, sessionAndUser(token))
+    const rowReads = async (path: string, fields: Record<string, string>) => {
+      reads = 0
+      const answer = await browser.post(path, fields, { script: true })
+      expect(answer.status).toBe(200)
+      return reads
+    }
+    const expected = strategy === "database" ? 1 : 0
+    expect(await rowReads("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER })).toBe(expected)
+    expect(await rowReads("/auth/password/change-email", { newEmail: "ada@new.example", password: OTHER })).toBe(expected)
   })
 })
