@@ -20,7 +20,7 @@ import {
 } from "./database-session-rows.js"
 import { fireEvent } from "./events.js"
 import { defaultClaims, revokeVersions } from "./jwt-session-token.js"
-import { cachedSession } from "./session-cache.js"
+import { cacheCookie, cachedSession } from "./session-cache.js"
 import { requestSessionToken } from "./session-cookies.js"
 import type { SessionAnswer, SessionContext, SessionStore } from "./session-store.js"
 
@@ -81,6 +81,12 @@ export const databaseSessions: SessionStore = {
     if (!(await isThisBrowsersToken(context, sessionToken))) return notThisBrowsers(context)
     const found = await readDatabaseSession(context, false, true)
     return found && { userId: String(found.user.id), user: found.user }
+  },
+  async refreshUser(context, user) {
+    // Plain database sessions read the row on every request: nothing to refresh.
+    if (context.sessionCacheMaxAge === 0) return []
+    const found = await readDatabaseSession(context, false, true)
+    return found && String(found.user.id) === String(user.id) ? cacheCookie(context, found) : []
   },
   async fromCookies(context) {
     const sessionToken = await thisBrowsersSessionToken(context)

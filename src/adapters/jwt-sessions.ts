@@ -5,7 +5,9 @@
  * when provider tokens were refreshed); sign-out clears it. The confirmed read is the cookie
  * itself, bound to this browser, at a version the shared store confirms. Revoking every session
  * of a user raises their session version (session-versions.ts), so each older token is signed out
- * at its next read; revoking one session needs database sessions and says so.
+ * at its next read; revoking one session needs database sessions and says so. A change to the user
+ * (a new address) re-seals this browser's token at once; the user's other browsers show it after
+ * their next sign-in, as their tokens were sealed before it.
  */
 import { InvalidOptionError } from "../errors.js"
 import { bindToBrowser, notThisBrowsers } from "./browser-binding.js"
@@ -111,6 +113,15 @@ export const jwtSessions: SessionStore = {
     // Asked of the shared store, not a cached copy: a change that lasts is never made for a revoked session.
     if (!(await isConfirmedVersion(context, claims))) return null
     return { userId: claims.sub }
+  },
+  async refreshUser(context, user) {
+    const read = await readFreshClaims(context)
+    // Only this browser's own session of that user: a stranger who opens the user's link keeps theirs.
+    if (!read || read.claims.sub !== String(user.id) || !(await isThisBrowsers(context, read.claims))) return []
+    const { sub: _sub, ...profile } = defaultClaims(user)
+    const updated = await applyJwtCallback(context, { token: { ...read.claims, ...profile }, user, trigger: "update" })
+    if (!updated) return clearSessionCookies(context)
+    return reissuedCookies(context, updated, read.claims, read.tokens)
   },
   async fromCookies(context) {
     const claims = await readClaims(context)

@@ -230,6 +230,13 @@ export interface SessionStore {
   end(context: SessionContext): Promise<string[]>
   /** This browser's user, confirmed against the row (never a cached copy), for a change that lasts. */
   confirmedUser(context: SessionContext): Promise<ConfirmedUser | null>
+  /**
+   * The cookies that bring this browser's session up to date after `user` changed (a new address):
+   * a JWT is re-sealed through the `jwt` callback (`trigger: "update"`, with `user`), a hybrid cache
+   * copy is made again from the row; nothing for plain database sessions, whose reads take the row.
+   * Empty when this browser's session is not `user`'s.
+   */
+  refreshUser(context: SessionContext, user: AdapterUser): Promise<string[]>
   /** The session the cookies alone prove, without the adapter. */
   fromCookies(context: SessionContext): Promise<CookieSession>
   /** The database session a plug-in is lent (null for none); undefined when sessions are not rows. */

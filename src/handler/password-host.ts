@@ -59,6 +59,7 @@ export function passwordHost(context: RequestContext): PasswordHost {
         callbackUrl: callbackUrl ?? undefined,
       }),
     revokeSessions: (userId) => revokeSessions(context, userId),
+    refreshSession: (user) => context.sessions.refreshUser(context, user),
     fireEvent: (name, message) => fireEvent(context, name, message),
     safeRedirect: (requested) => safeRedirect(context, requested ?? undefined),
     go: (url, cookies = []) => answerFor(context, scripted, redirect(url, cookies)),

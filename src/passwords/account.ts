@@ -69,5 +69,6 @@ export async function confirmEmail(route: RouteContext): Promise<Response> {
   if (!user || !email || (owner && owner.id !== user.id)) return refuse(host, "InvalidToken", host.signInUrl)
   const changed = await adapter.updateUser({ id: user.id, email, emailVerified: new Date() })
   await host.fireEvent("updateUser", { user: changed })
-  return host.go(await host.safeRedirect(query.get("callbackUrl")))
+  // The browser that follows the link, when it is the user's, shows the new address at once.
+  return host.go(await host.safeRedirect(query.get("callbackUrl")), await host.refreshSession(changed))
 }

@@ -166,6 +166,8 @@ export interface PasswordHost {
   completeSignIn(signIn: PasswordSignIn): Promise<Response>
   /** Ends every session of the user (JWT sessions through the per-user session version). */
   revokeSessions(userId: string): Promise<void>
+  /** The cookies that show `user`'s change (a new address) in this browser's session, when it is theirs. */
+  refreshSession(user: AdapterUser): Promise<string[]>
   /** Fires one of the app's events; a throwing handler is logged, not thrown. */
   fireEvent(name: "createUser" | "updateUser", message: { user: AdapterUser }): Promise<void>
   /** `requested` when it stays on the app's origin (after the `redirect` callback), else the base URL. */

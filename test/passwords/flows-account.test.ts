@@ -104,4 +104,50 @@ describe.each(["jwt", "database"] as const)("changes with %s sessions", (strateg
     expect(await rowReads("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER })).toBe(expected)
     expect(await rowReads("/auth/password/change-email", { newEmail: "ada@new.example", password: OTHER })).toBe(expected)
   })
+
+  // A JWT carries the address it was sealed with, and a hybrid cache copy the user it copied: the
+  // browser that confirms the change must not go on showing the old address.
+  it("shows the new address in the browser that confirms the change, and nowhere a stranger opens the link", async () => {
+    const app = passwordApp({ strategy, config: strategy === "database" ? { session: { strategy, cache: { maxAge: 300 } } } : {} })
+    const browser = await signedUpUser(app, "ada@example.com")
+    expect((await browser.session())?.user?.email).toBe("ada@example.com")
+    await browser.post("/auth/password/change-email", { newEmail: "ada@new.example", password: GOOD }, { script: true })
+    const confirmed = await browser.get(linkOf(app.mailTo("ada@new.example", "change-email")))
+    expect(confirmed.status).toBe(302)
+    expect((await browser.session())?.user?.email).toBe("ada@new.example")
+    expect((await app.auth.auth(new Request(`${ORIGIN}/dashboard`, { headers: { cookie: browser.cookie } })))?.user?.email).toBe("ada@new.example")
+
+    // Bob, signed in, opens Ada's next link: the change is made (the link proves the address), but
+    // Bob's session stays Bob's, and no session of Ada's is made in his browser.
+    await browser.post("/auth/password/change-email", { newEmail: "ada@third.example", password: GOOD }, { script: true })
+    const bob = await signedUpUser(app, "bob@example.com")
+    const bobCookie = bob.cookie
+    expect((await bob.get(linkOf(app.mailTo("ada@third.example", "change-email")))).status).toBe(302)
+    expect((await bob.session())?.user?.email).toBe("bob@example.com")
+    expect(bob.cookie).toBe(bobCookie)
+  })
+
+})
+
+describe("a new address in a JWT session", () => {
+  it("re-seals the token through the jwt callback with trigger update and the updated user, as at sign-in", async () => {
+    const calls: { trigger?: string; user?: string | null; session?: unknown }[] = []
+    const app = passwordApp({
+      config: {
+        callbacks: {
+          jwt: ({ token, user, trigger, session }) => {
+            calls.push({ trigger, user: user?.email, session })
+            return user ? { ...token, mailbox: user.email } : token
+          },
+          session: ({ session, token }) => ({ ...session, mailbox: token.mailbox }),
+        },
+      },
+    })
+    const browser = await signedUpUser(app, "ada@example.com")
+    await browser.post("/auth/password/change-email", { newEmail: "ada@new.example", password: GOOD }, { script: true })
+    calls.length = 0
+    await browser.get(linkOf(app.mailTo("ada@new.example", "change-email")))
+    expect(calls).toEqual([{ trigger: "update", user: "ada@new.example", session: undefined }])
+    expect(await browser.session()).toMatchObject({ user: { email: "ada@new.example" }, mailbox: "ada@new.example" })
+  })
 })
