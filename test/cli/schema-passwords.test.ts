@@ -52,6 +52,25 @@ describe("latchkey schema --with passwords: every output", () => {
     expect(without.out.join("\n")).not.toMatch(/password/)
   })
 
+  // The mailed links (verification, reset, new address) are verification-token rows: a password app
+  // without an email provider still needs their table, or its first sign-up fails at createVerificationToken.
+  it("brings the verification-token table the mailed links are stored in, without an email provider", async () => {
+    const tables: Array<[string[], RegExp]> = [
+      [["--adapter", "pg"], /CREATE TABLE "verification_token" \(/],
+      [["--adapter", "kysely"], /CREATE TABLE "VerificationToken" \(/],
+      [["--adapter", "drizzle", "--dialect", "sqlite"], /CREATE TABLE "verificationToken" \(/],
+    ]
+    for (const [flags, pattern] of tables) {
+      const app = host()
+      expect(await run(app, "schema", "--with", "passwords", ...flags)).toBe(0)
+      expect(app.out.join("\n")).toMatch(pattern)
+    }
+    const configured = host()
+    configured.write("auth.config.mjs", `export default { providers: [${PASSWORD_PROVIDER}], adapter: {} }`)
+    expect(await run(configured, "schema", "--config", "auth.config.mjs", "--adapter", "pg")).toBe(0)
+    expect(configured.out.join("\n")).toMatch(/CREATE TABLE "verification_token" \(/)
+  })
+
   it("Prisma and Drizzle: `password String?` and `password: text(\"password\")` on the user", async () => {
     const app = host()
     expect(await run(app, "schema", "--with", "passwords", "--out", "db")).toBe(0)
@@ -162,7 +181,7 @@ describe("doctor: the password column", async () => {
     const sick = host()
     for (const [name, contents] of Object.entries(files)) sick.write(name, contents)
     expect(await doctorCommand([], sick.io, {})).toBe(1)
-    expect([...sick.out, ...sick.err].join("\n")).toMatch(/✗ The database lacks column user\.password\. Fix: run `npx latchkey migrate <database-url> --adapter drizzle` to create it\./)
+    expect([...sick.out, ...sick.err].join("\n")).toMatch(/✗ The database lacks table verificationToken, column user\.password\. Fix: run `npx latchkey migrate <database-url> --adapter drizzle` to create them\./)
     expect(await run(host(), "migrate", url, "--yes", "--with", "database-sessions,passwords")).toBe(0)
     const healed = host()
     for (const [name, contents] of Object.entries(files)) healed.write(name, contents)

@@ -119,7 +119,8 @@ const TABLES_BY_FEATURE: ReadonlyArray<{ table: TableModel; needed(features: Sch
   { table: USER, needed: () => true },
   { table: ACCOUNT, needed: () => true },
   { table: SESSION, needed: (features) => features.databaseSessions },
-  { table: VERIFICATION_TOKEN, needed: (features) => features.email },
+  // The single-use tokens of magic links, and of password accounts' mailed links (verification, reset, new address).
+  { table: VERIFICATION_TOKEN, needed: (features) => features.email || features.passwords },
   { table: AUTHENTICATOR, needed: (features) => features.passkeys },
 ]
 
