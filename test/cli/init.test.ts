@@ -156,7 +156,7 @@ describe("latchkey init: names, questions and refusals", () => {
     expect(far.err).toEqual(['Unknown provider "qqqqqqq".'])
   })
 
-  it("knows providers by file name and by id, and refuses the ones that are not redirects", async () => {
+  it("knows providers by file name and by id, and refuses the ones it does not set up", async () => {
     const app = tempApp({ "package.json": NEXT })
     expect(await app.init("--provider", "ory-hydra,hydra,microsoft-entra-id", "--yes")).toBe(0)
     const auth = app.read("auth.js")!
@@ -166,10 +166,11 @@ describe("latchkey init: names, questions and refusals", () => {
     expect(env(app.read(".env.local"))).toHaveProperty("AUTH_HYDRA_ISSUER")
     const credentials = tempApp({ "package.json": NEXT })
     expect(await credentials.init("--provider", "credentials")).toBe(2)
-    expect(credentials.err[0]).toMatch(/"credentials" is a credentials provider; init sets up OAuth and OpenID Connect providers only/)
-    const password = tempApp({ "package.json": NEXT })
-    expect(await password.init("--provider", "password")).toBe(2)
-    expect(password.err[0]).toMatch(/"password" is a password provider; init sets up OAuth and OpenID Connect providers only\. Add it by hand \(see docs\/passwords\.md\)/)
+    expect(credentials.err[0]).toMatch(/"credentials" is a credentials provider; init sets up OAuth and OpenID Connect providers and password accounts\. Add it by hand \(see docs\/providers\.md\)/)
+    const passkey = tempApp({ "package.json": NEXT })
+    expect(await passkey.init("--provider", "passkey")).toBe(2)
+    expect(passkey.err[0]).toMatch(/"passkey" is a webauthn provider; .* \(see docs\/passkeys\.md\)/)
+    expect(passkey.exists("auth.js")).toBe(false)
   })
 
   it("refuses an unknown framework or database with a did-you-mean", async () => {

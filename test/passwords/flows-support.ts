@@ -79,7 +79,10 @@ export interface PostOptions {
 /** A browser: a cookie jar over the handler, one origin. */
 export class Browser {
   readonly jar = new Map<string, string>()
-  constructor(private readonly handler: (request: Request) => Promise<Response>) {}
+  constructor(
+    private readonly handler: (request: Request) => Promise<Response>,
+    private readonly origin = ORIGIN
+  ) {}
 
   get cookie(): string {
     return [...this.jar].map(([name, value]) => `${name}=${value}`).join("; ")
@@ -88,7 +91,7 @@ export class Browser {
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers)
     if (this.jar.size > 0) headers.set("cookie", this.cookie)
-    const response = await this.handler(new Request(new URL(url, ORIGIN), { ...init, headers }))
+    const response = await this.handler(new Request(new URL(url, this.origin), { ...init, headers }))
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(";")
       const at = pair!.indexOf("=")
@@ -102,7 +105,7 @@ export class Browser {
   }
 
   get(path: string): Promise<Response> {
-    return this.fetch(path.startsWith("http") ? path : `${ORIGIN}${path}`)
+    return this.fetch(path.startsWith("http") ? path : `${this.origin}${path}`)
   }
 
   async csrf(): Promise<string> {
@@ -115,7 +118,7 @@ export class Browser {
     const headers: Record<string, string> = { ...options.headers }
     if (options.script) headers["x-auth-return-redirect"] = "1"
     headers["content-type"] = options.json ? "application/json" : "application/x-www-form-urlencoded"
-    return this.fetch(`${ORIGIN}${path}`, { method: "POST", headers, body: options.json ? JSON.stringify(body) : new URLSearchParams(body).toString() })
+    return this.fetch(`${this.origin}${path}`, { method: "POST", headers, body: options.json ? JSON.stringify(body) : new URLSearchParams(body).toString() })
   }
 
   async session(): Promise<{ user?: { email?: string | null; name?: string | null } & Record<string, unknown> } | null> {

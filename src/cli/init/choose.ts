@@ -1,9 +1,11 @@
 /**
  * Turns the flags, what was detected and (on a terminal) the user's answers into `init`'s choices.
  * Names are checked here: an unknown framework, provider or database is refused with the closest
- * known name ("did you mean"). A provider that is not OAuth or OpenID Connect is refused too, since
- * `init` only writes redirect providers. Without a terminal, or with `--yes`, every question takes
- * its default, and a framework that cannot be detected must be given with `--framework`.
+ * known name ("did you mean"). Besides OAuth and OpenID Connect providers, `init` sets up password
+ * accounts (they keep users in a database, so `none` is refused beside them and the default database
+ * becomes PGlite); email, credentials and passkey providers are refused with the page that shows how
+ * to add them. Without a terminal, or with `--yes`, every question takes its default, and a framework
+ * that cannot be detected must be given with `--framework`.
  */
 import { didYouMean } from "./did-you-mean.js"
 import { FRAMEWORK_NAMES, type Database, type Framework } from "./plan.js"
@@ -23,6 +25,13 @@ const RETRIES = 2
 
 export const DEFAULT_PROVIDERS = ["github"]
 export const DEFAULT_DATABASE: Database = "none"
+/** With password accounts, users and their hashes need a database: PGlite needs no server. */
+export const PASSWORD_DEFAULT_DATABASE: Database = "pglite"
+
+/** Whether the chosen providers include password accounts. */
+export function hasPasswords(providers: readonly CatalogProvider[]): boolean {
+  return providers.some((provider) => provider.type === "password")
+}
 
 function unknown(kind: string, name: string, known: readonly string[]): UnknownChoice {
   const guess = didYouMean(name, known)
@@ -34,11 +43,14 @@ export function parseFramework(name: string): Framework | UnknownChoice {
   return FRAMEWORK_NAMES[name.trim().toLowerCase()] ?? unknown("framework", name, Object.keys(FRAMEWORK_NAMES))
 }
 
-/** The database a name means, or why it means none. */
-export function parseDatabase(name: string): Database | UnknownChoice {
+/** The database a name means, or why it means none (or why `none` cannot keep password accounts). */
+export function parseDatabase(name: string, passwords = false): Database | UnknownChoice {
   const wanted = name.trim().toLowerCase()
   const alias = wanted === "postgresql" || wanted === "pg" ? "postgres" : wanted
-  return DATABASES.find((database) => database === alias) ?? unknown("database", name, DATABASES)
+  const database = DATABASES.find((known) => known === alias)
+  if (database === undefined) return unknown("database", name, DATABASES)
+  if (database === "none" && passwords) return new UnknownChoice('Password accounts keep each user and their password hash in a database: choose "pglite" (PostgreSQL in the process, no server) or "postgres".')
+  return database
 }
 
 /** The providers named, in order and without repeats, or why one of them cannot be set up. */
@@ -47,10 +59,9 @@ export function parseProviders(names: string[]): CatalogProvider[] | UnknownChoi
   for (const name of names) {
     const provider = findProvider(name)
     if (provider === undefined) return unknown("provider", name, providerCatalog().map((entry) => entry.file))
-    if (provider.type !== "oauth" && provider.type !== "oidc") {
-      // Password accounts need a mailer and the plug-in: their page walks through both, and `migrate` adds the column.
-      const page = provider.type === "password" ? "docs/passwords.md" : "docs/providers.md"
-      return new UnknownChoice(`"${name}" is a ${provider.type} provider; init sets up OAuth and OpenID Connect providers only. Add it by hand (see ${page}).`)
+    if (provider.type !== "oauth" && provider.type !== "oidc" && provider.type !== "password") {
+      const page = provider.type === "webauthn" ? "docs/passkeys.md" : "docs/providers.md"
+      return new UnknownChoice(`"${name}" is a ${provider.type} provider; init sets up OAuth and OpenID Connect providers and password accounts. Add it by hand (see ${page}).`)
     }
     if (!chosen.includes(provider)) chosen.push(provider)
   }

@@ -6,7 +6,7 @@
  * was already there is listed as skipped, with the line to add by hand.
  */
 import { readEnv, type EnvRecord } from "../../env.js"
-import { askUntilKnown, DEFAULT_DATABASE, DEFAULT_PROVIDERS, parseDatabase, parseFramework, parseProviders, splitNames, UnknownChoice, type Ask } from "./choose.js"
+import { askUntilKnown, DEFAULT_DATABASE, DEFAULT_PROVIDERS, hasPasswords, parseDatabase, parseFramework, parseProviders, PASSWORD_DEFAULT_DATABASE, splitNames, UnknownChoice, type Ask } from "./choose.js"
 import { detectFramework, detectLayout, readManifest } from "./detect.js"
 import { ENV_FILE, mergeEnvFile } from "./env-file.js"
 import { parseInitFlags, type InitFlags } from "./options.js"
@@ -30,8 +30,10 @@ export const INIT_USAGE = `  latchkey init [--framework next|sveltekit|express|h
                [--database postgres|pglite|none] [--yes]
                                     Set latchkey up in the app here: the auth module, the route and
                                     ${ENV_FILE} (a fresh AUTH_SECRET; nothing already there is replaced).
-                                    Prints each provider's callback URL. Asks on a terminal
-                                    unless --yes; defaults: --provider github --database none.`
+                                    Prints each provider's callback URL. --provider password sets
+                                    up email and password accounts (in a database: pglite by
+                                    default). Asks on a terminal unless --yes; defaults:
+                                    --provider github --database none.`
 
 async function chooseFramework(flags: InitFlags, detected: Framework | undefined, io: InitIO, ask: Ask | undefined): Promise<Framework | UnknownChoice> {
   if (flags.framework !== undefined) {
@@ -50,10 +52,12 @@ async function chooseProviders(flags: InitFlags, io: InitIO, ask: Ask | undefine
   return askUntilKnown(ask, `Providers, comma-separated (such as github,google) [${DEFAULT_PROVIDERS.join(",")}]: `, (reply) => parseProviders(splitNames(reply)), io.err, DEFAULT_PROVIDERS.join(","))
 }
 
-async function chooseDatabase(flags: InitFlags, io: InitIO, ask: Ask | undefined): Promise<Database | UnknownChoice> {
-  if (flags.database !== undefined) return parseDatabase(flags.database)
-  if (ask === undefined) return DEFAULT_DATABASE
-  return askUntilKnown(ask, `Database (postgres, pglite, none) [${DEFAULT_DATABASE}]: `, parseDatabase, io.err, DEFAULT_DATABASE)
+async function chooseDatabase(flags: InitFlags, io: InitIO, ask: Ask | undefined, passwords: boolean): Promise<Database | UnknownChoice> {
+  if (flags.database !== undefined) return parseDatabase(flags.database, passwords)
+  const fallback = passwords ? PASSWORD_DEFAULT_DATABASE : DEFAULT_DATABASE
+  if (ask === undefined) return fallback
+  const choices = passwords ? "postgres, pglite" : "postgres, pglite, none"
+  return askUntilKnown(ask, `Database (${choices}) [${fallback}]: `, (reply) => parseDatabase(reply, passwords), io.err, fallback)
 }
 
 /** The choices, or the message that stops `init` (exit code 2 for a name, 1 for the app). */
@@ -66,7 +70,7 @@ async function settleChoices(flags: InitFlags, io: InitIO): Promise<InitChoices 
   if (framework instanceof UnknownChoice) return { message: framework.message, code: flags.framework === undefined ? 1 : 2 }
   const providers = await chooseProviders(flags, io, ask)
   if (providers instanceof UnknownChoice) return { message: providers.message, code: 2 }
-  const database = await chooseDatabase(flags, io, ask)
+  const database = await chooseDatabase(flags, io, ask, hasPasswords(providers))
   if (database instanceof UnknownChoice) return { message: database.message, code: 2 }
   return { layout: detectLayout(io.readFile, framework), providers, database }
 }

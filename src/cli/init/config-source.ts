@@ -2,7 +2,10 @@
  * The part of the generated auth module every framework shares: the provider imports (each with the
  * environment variables it reads, as a comment), and the database: an adapter over PostgreSQL
  * (`@auth/pg-adapter` on a `pg` pool), over PGlite (`@auth/drizzle-adapter`, as `npm run demo --
- * --db` runs it), or none (JWT sessions). The framework templates put these lines around their own call.
+ * --db` runs it), or none (JWT sessions). Password accounts add the `Password` provider (its mails
+ * printed in development until the app connects a mailer), the `passwords` plug-in, and the two
+ * adapter methods that read and write the hash, as docs/passwords.md shows them for each adapter.
+ * The framework templates put these lines around their own call.
  */
 import { envName } from "../../providers/index.js"
 import type { CatalogProvider } from "./provider-catalog.js"
@@ -30,33 +33,75 @@ export const DATABASE_PACKAGES: Record<Database, string[]> = {
   none: [],
 }
 
-function databaseSource(database: Database): ConfigSource {
+const ADAPTER_COMMENT = "// with an adapter, sessions are rows in the database"
+
+/** The adapter field: the adapter alone, or spread with the two methods that read and write the password hash. */
+function adapterField(adapter: string, passwordMethods: string[] | undefined): string[] {
+  if (passwordMethods === undefined) return [`  adapter: ${adapter}, ${ADAPTER_COMMENT}`]
+  return [`  adapter: {`, `    ...${adapter}, ${ADAPTER_COMMENT}`, "    // Where each user's password hash lives: the users table's password column (docs/passwords.md).", ...passwordMethods.map((line) => `    ${line}`), "  },"]
+}
+
+function databaseSource(database: Database, passwords: boolean, typescript: boolean): ConfigSource {
   if (database === "postgres") {
+    const methods = [
+      'getUserPassword: async (id) => (await pool.query("select password from users where id = $1", [id])).rows[0]?.password ?? null,',
+      "setUserPassword: async (id, hash) => {",
+      '  await pool.query("update users set password = $2 where id = $1", [id, hash])',
+      "},",
+    ]
     return {
       imports: ['import PostgresAdapter from "@auth/pg-adapter"', 'import pg from "pg"'],
       setup: ["const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL })"],
-      fields: ["  adapter: PostgresAdapter(pool), // with an adapter, sessions are rows in the database"],
+      fields: adapterField("PostgresAdapter(pool)", passwords ? methods : undefined),
     }
   }
   if (database === "pglite") {
+    // The adapter's own tables have no password column; the two methods reach it through SQL.
+    const methods = [
+      `getUserPassword: async (id) => (await db.execute${typescript ? "<{ password: string | null }>" : ""}(sql\`select password from "user" where id = \${id}\`)).rows[0]?.password ?? null,`,
+      "setUserPassword: async (id, hash) => {",
+      '  await db.execute(sql`update "user" set password = ${hash} where id = ${id}`)',
+      "},",
+    ]
     return {
-      imports: ['import { DrizzleAdapter } from "@auth/drizzle-adapter"', 'import { PGlite } from "@electric-sql/pglite"', 'import { drizzle } from "drizzle-orm/pglite"'],
+      imports: ['import { DrizzleAdapter } from "@auth/drizzle-adapter"', 'import { PGlite } from "@electric-sql/pglite"', ...(passwords ? ['import { sql } from "drizzle-orm"'] : []), 'import { drizzle } from "drizzle-orm/pglite"'],
       setup: ['// PGlite is PostgreSQL in this process; its files live in PGLITE_DIR.', 'const db = drizzle({ client: new PGlite(process.env.PGLITE_DIR ?? ".data/pglite") })'],
-      fields: ["  adapter: DrizzleAdapter(db), // with an adapter, sessions are rows in the database"],
+      fields: adapterField("DrizzleAdapter(db)", passwords ? methods : undefined),
     }
   }
   return { imports: [], setup: [], fields: ["  // No adapter: sessions are sealed in the cookie (JWT). See docs/databases.md to keep users in a database."] }
 }
 
-/** The shared lines for the user's choices. */
-export function configSource(choices: Pick<InitChoices, "providers" | "database">): ConfigSource {
+/** The Password provider's lines: its mails printed in development until the app connects a mailer. */
+const PASSWORD_PROVIDER_LINES = [
+  "    Password({",
+  "      // Verification, reset and change-of-address links go out through sendEmail. Until you connect a",
+  "      // mailer, they are printed here while AUTH_URL is on localhost; anywhere else this throws, so no",
+  "      // link ever lands in a production log.",
+  "      sendEmail: async ({ to, subject, text }) => {",
+  '        if (!process.env.AUTH_URL?.startsWith("http://localhost")) throw new Error("Connect a mailer to sendEmail in Password() (docs/passwords.md).")',
+  "        console.log(`[latchkey] mail to ${to}: ${subject}\\n${text}`)",
+  "      },",
+  "    }),",
+]
+
+/** The shared lines for the user's choices (TypeScript unless the app's layout says otherwise). */
+export function configSource(choices: Pick<InitChoices, "providers" | "database"> & { layout?: Pick<InitChoices["layout"], "typescript"> }): ConfigSource {
+  const passwords = choices.providers.some((provider) => provider.type === "password")
   const providerImports = choices.providers.map((provider) => `import ${provider.exportName} from "latchkey/providers/${provider.file}"`)
-  const providerLines = choices.providers.map((provider) => `    ${provider.exportName}, // ${providerEnvNames(provider).join(", ")}`)
-  const database = databaseSource(choices.database)
+  const providerLines = choices.providers.flatMap((provider) => (provider.type === "password" ? PASSWORD_PROVIDER_LINES : [`    ${provider.exportName}, // ${providerEnvNames(provider).join(", ")}`]))
+  const database = databaseSource(choices.database, passwords, choices.layout?.typescript ?? true)
   return {
-    imports: [...providerImports, ...database.imports],
+    imports: [...providerImports, ...(passwords ? ['import { passwords } from "latchkey/passwords"'] : []), ...database.imports],
     setup: database.setup,
-    fields: ["  providers: [", ...providerLines, "  ],", ...database.fields, "  // secret: AUTH_SECRET and the public URL: AUTH_URL, both from the environment"],
+    fields: [
+      "  providers: [",
+      ...providerLines,
+      "  ],",
+      ...database.fields,
+      ...(passwords ? ["  passwords, // the sign-up, verification, reset and change routes, and their pages"] : []),
+      "  // secret: AUTH_SECRET and the public URL: AUTH_URL, both from the environment",
+    ],
   }
 }
 

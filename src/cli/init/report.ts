@@ -26,7 +26,7 @@ export function envEntries(choices: InitChoices, devOrigin: string): EnvEntry[] 
     { name: "AUTH_URL", value: devOrigin, comment: "The app's public URL: the callback URLs are built from it." },
   ]
   if (choices.database === "postgres") entries.push({ name: "DATABASE_URL", value: "postgres://postgres@localhost:5432/postgres", comment: "Your PostgreSQL database." })
-  return [...entries, ...choices.providers.flatMap(providerEntries)]
+  return [...entries, ...redirectProviders(choices).flatMap(providerEntries)]
 }
 
 /** Where latchkey answers under `authUrl`: its path, or `/auth` when it has none. */
@@ -36,12 +36,19 @@ function baseUrl(authUrl: string, devOrigin: string): string {
   return `${url.origin}${path === "" ? "/auth" : path}`
 }
 
-/** Prints the callback URL of every chosen provider. */
+/** The chosen providers that sign in through a redirect (OAuth, OpenID Connect): each has a client to register. */
+export function redirectProviders(choices: Pick<InitChoices, "providers">): CatalogProvider[] {
+  return choices.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc")
+}
+
+/** Prints the callback URL of every chosen redirect provider; nothing when there is none (password accounts alone). */
 export function printCallbackUrls(choices: InitChoices, authUrl: string, out: (line: string) => void): void {
+  const redirects = redirectProviders(choices)
+  if (redirects.length === 0) return
   const base = baseUrl(authUrl, "http://localhost:3000")
   out(`\nRegister these callback URLs with the providers (for AUTH_URL=${authUrl}):`)
-  for (const provider of choices.providers) out(`  ${provider.exportName.padEnd(12)} ${base}/callback/${provider.id}`)
-  out(`Then put each app's client id and secret in .env.local (${choices.providers.flatMap((provider) => providerEnvNames(provider).slice(0, 2)).join(", ")}).`)
+  for (const provider of redirects) out(`  ${provider.exportName.padEnd(12)} ${base}/callback/${provider.id}`)
+  out(`Then put each app's client id and secret in .env.local (${redirects.flatMap((provider) => providerEnvNames(provider).slice(0, 2)).join(", ")}).`)
 }
 
 /** The packages the app does not depend on yet. */
