@@ -2,7 +2,10 @@
 // TypeScript Express app, each app is built with its own toolchain (`next build`, `tsc`), started,
 // and signed in to in Chromium through the embedded OpenID Provider, registered as the Keycloak
 // provider that init wrote (AUTH_KEYCLOAK_ID, _SECRET and _ISSUER). Nothing in the generated files
-// is edited; the Express server is the two lines init prints, pasted into a server file.
+// is edited; the Express server is the two lines init prints, pasted into a server file. A third
+// create-next-app app gets password accounts (`--provider password`, on PGlite): the `migrate` line
+// init printed makes its tables, and in Chromium a new user signs up on the default page, opens the
+// link the development mailer printed in the server's output, and is signed in.
 // The Next.js app starts from test/e2e/fixtures/create-next-app (see its README) and borrows
 // examples/next-app's installed node_modules (hard links, so nothing is installed twice); the Express
 // app links express and latchkey's build in the same way.
@@ -25,7 +28,7 @@ let browser: Browser | undefined
 let provider: { issuer: string; close(): Promise<void> } | undefined
 const apps: Spawned[] = []
 const folders: string[] = []
-const ports = { next: 0, express: 0 }
+const ports = { next: 0, express: 0, passwords: 0 }
 
 beforeAll(async () => {
   if (unavailable) {
@@ -35,7 +38,8 @@ beforeAll(async () => {
   const { startDemoProvider } = await import("../../examples/demo-provider.mjs")
   ports.next = await freePort()
   ports.express = await freePort()
-  const redirectUris = Object.values(ports).map((port) => `http://localhost:${port}/auth/callback/keycloak`)
+  ports.passwords = await freePort()
+  const redirectUris = [ports.next, ports.express].map((port) => `http://localhost:${port}/auth/callback/keycloak`)
   provider = await startDemoProvider({ redirectUris })
   browser = await launchChromium()
 }, 60_000)
@@ -165,4 +169,53 @@ describe.skipIf(unavailable !== undefined && !mustRun)("latchkey init, end to en
     const session = await signInThroughKeycloak(`http://localhost:${ports.express}`, app)
     expect(session).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.com" } })
   }, 120_000)
+
+  it("sets up password accounts in a create-next-app app: migrate, next build, sign-up and the emailed link", async () => {
+    const { prepareExample } = await import("../../scripts/examples.mjs")
+    const example: string = prepareExample("next-app")
+    const dir = appFolder("passwords")
+    copyFixture(dir)
+    linkTree(join(example, "node_modules"), join(dir, "node_modules"))
+    // The packages `init` says to install for PGlite, from this repository's own install.
+    for (const name of ["@auth/drizzle-adapter", "@auth/core", "drizzle-orm", "@electric-sql/pglite"]) linkTree(join(ROOT, "node_modules", name), join(dir, "node_modules", name))
+
+    const printed = init(dir, "--provider", "password", "--yes")
+    expect(printed).toContain("created  auth.ts")
+    expect(printed).not.toContain("callback URLs")
+    const migrate = /`npx latchkey (migrate [^`]+)`/.exec(printed)?.[1]
+    expect(migrate).toBe("migrate pglite:.data/pglite --adapter drizzle --with database-sessions,passwords")
+    execFileSync(process.execPath, [join(ROOT, "dist/cli.js"), ...migrate!.split(" "), "--yes"], { cwd: dir, encoding: "utf8" })
+
+    const next = join(dir, "node_modules", "next", "dist", "bin", "next")
+    await run(process.execPath, [next, "build"], { cwd: dir, env: { ...AS_A_USER_RUNS_IT, AUTH_URL: "" } })
+    const origin = `http://localhost:${ports.passwords}`
+    const app = start(process.execPath, [next, "start", "--port", String(ports.passwords), "--hostname", "localhost"], { cwd: dir, env: { ...AS_A_USER_RUNS_IT, AUTH_URL: origin } })
+    apps.push(app)
+    await waitForHttp(`${origin}/auth/providers`, app)
+
+    const context = await browser!.newContext()
+    try {
+      const page = await context.newPage()
+      await page.goto(`${origin}/auth/password/sign-up`)
+      await page.getByLabel("Email").fill("ada@example.com")
+      await page.getByLabel("Password").fill("correct horse battery staple")
+      await page.getByRole("button", { name: "Create account" }).click()
+      await page.waitForURL(/\/auth\/verify-request\?provider=password&kind=verify-email$/)
+      expect(await (await page.request.get(`${origin}/auth/session`)).json()).toBeNull()
+      // The development mailer prints the link in the server's output (AUTH_URL is on localhost).
+      let link: string | undefined
+      for (let tries = 0; tries < 40 && link === undefined; tries++) {
+        link = /\[latchkey\] mail to ada@example\.com: [\s\S]*?(http:\/\/localhost:\d+\/auth\/password\/verify-email\?\S+)/.exec(app.output())?.[1]
+        if (link === undefined) await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+      expect(link, app.output().slice(-4000)).toBeDefined()
+      await page.goto(link!)
+      await page.waitForURL(`${origin}/`)
+      expect(await (await page.request.get(`${origin}/auth/session`)).json()).toMatchObject({ user: { email: "ada@example.com" } })
+    } catch (error) {
+      throw new Error(`the password sign-up failed: ${String(error)}\nthe app printed:\n${app.output().slice(-4000)}`)
+    } finally {
+      await context.close()
+    }
+  }, 600_000)
 })
