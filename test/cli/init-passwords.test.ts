@@ -64,6 +64,19 @@ describe("latchkey init --provider password", () => {
     expect(asked.read("auth.ts")).toContain("DrizzleAdapter(db)")
   })
 
+  it("writes a module that typechecks for every framework, on PGlite and on PostgreSQL", async () => {
+    const layouts = { next: NEXT, hono: HONO, express: { "package.json": manifest({ express: "^5" }, { type: "module" }), "tsconfig.json": "{}" }, sveltekit: { "package.json": manifest({}, { devDependencies: { "@sveltejs/kit": "^2" } }), "tsconfig.json": "{}" } }
+    const files: Record<string, string> = {}
+    for (const [framework, layout] of Object.entries(layouts)) {
+      for (const database of ["pglite", "postgres"]) {
+        const app = tempApp(layout)
+        expect(await app.init("--provider", "github,password", "--database", database, "--yes")).toBe(0)
+        files[`init-${framework}-${database}.ts`] = app.read(framework === "sveltekit" ? "src/auth.ts" : "auth.ts")!
+      }
+    }
+    expect(typecheck(files)).toEqual([])
+  }, 60_000)
+
   it("writes JavaScript with no type syntax when the app has no tsconfig.json", async () => {
     const app = tempApp({ "package.json": manifest({ hono: "^4" }, { type: "module" }) })
     expect(await app.init("--provider", "password", "--yes")).toBe(0)
