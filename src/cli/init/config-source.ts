@@ -8,6 +8,7 @@
  * The framework templates put these lines around their own call.
  */
 import { envName } from "../../providers/index.js"
+import { hasPasswords } from "./choose.js"
 import type { CatalogProvider } from "./provider-catalog.js"
 import type { Database, InitChoices } from "./plan.js"
 
@@ -87,7 +88,7 @@ const PASSWORD_PROVIDER_LINES = [
 
 /** The shared lines for the user's choices (TypeScript unless the app's layout says otherwise). */
 export function configSource(choices: Pick<InitChoices, "providers" | "database"> & { layout?: Pick<InitChoices["layout"], "typescript"> }): ConfigSource {
-  const passwords = choices.providers.some((provider) => provider.type === "password")
+  const passwords = hasPasswords(choices.providers)
   const providerImports = choices.providers.map((provider) => `import ${provider.exportName} from "latchkey/providers/${provider.file}"`)
   const providerLines = choices.providers.flatMap((provider) => (provider.type === "password" ? PASSWORD_PROVIDER_LINES : [`    ${provider.exportName}, // ${providerEnvNames(provider).join(", ")}`]))
   const database = databaseSource(choices.database, passwords, choices.layout?.typescript ?? true)
