@@ -18,8 +18,17 @@ export async function developmentHint(development: boolean, code: string | null)
   return development ? (await import("./error-page-hint.js")).errorPageHint(code, code !== null && Object.hasOwn(ERROR_MESSAGES, code)) : undefined
 }
 
-/** In development, warns once per origin when `request` came in on another origin than `AUTH_URL`'s (the caller checks both first). */
-export async function warnOnOriginMismatch(settled: Pick<SettledConfig, "pinnedUrl" | "diagnostics">, request: Request, url: URL): Promise<void> {
-  const mismatch = await import("./origin-mismatch.js")
-  mismatch.warnOnOriginMismatch(settled, request, url)
+/** The origin check, once loaded: every later request checks without a dynamic import or a promise. */
+let originCheck: typeof import("./origin-mismatch.js") | undefined
+
+/**
+ * In development, warns once per origin when `request` came in on another origin than `AUTH_URL`'s
+ * (the caller checks both first). A promise only for the first request, which loads the check.
+ */
+export function warnOnOriginMismatch(settled: Pick<SettledConfig, "pinnedUrl" | "diagnostics">, request: Request, url: URL): void | Promise<void> {
+  if (originCheck !== undefined) return originCheck.warnOnOriginMismatch(settled, request, url)
+  return import("./origin-mismatch.js").then((loaded) => {
+    originCheck = loaded
+    loaded.warnOnOriginMismatch(settled, request, url)
+  })
 }

@@ -212,7 +212,10 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     const origin = publicOrigin(settled, incoming, url)
     if (origin === "untrusted") return untrustedHost(settled, url)
     if (origin === "invalid") return text("Invalid Host header", 400)
-    if (settled.pinnedUrl && settled.diagnostics.development) await warnOnOriginMismatch(settled, incoming, url)
+    if (settled.pinnedUrl && settled.diagnostics.development) {
+      const loading = warnOnOriginMismatch(settled, incoming, url)
+      if (loading) await loading
+    }
     const path = url.pathname
     if (path !== settled.basePath && !path.startsWith(`${settled.basePath}/`)) {
       settled.logger.warn("ERR_BASE_PATH", { message: `a request outside basePath "${settled.basePath}" reached the handler; mount it there, or set basePath` })

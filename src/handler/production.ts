@@ -10,4 +10,4 @@ import type * as Development from "./development.js"
 export const developmentHint: typeof Development.developmentHint = async () => undefined
 
 /** No warning: a production build does not compare a request's origin with `AUTH_URL`'s. */
-export const warnOnOriginMismatch: typeof Development.warnOnOriginMismatch = async () => {}
+export const warnOnOriginMismatch: typeof Development.warnOnOriginMismatch = () => {}
