@@ -118,6 +118,8 @@ export const jwtSessions: SessionStore = {
     const read = await readFreshClaims(context)
     // Only this browser's own session of that user: a stranger who opens the user's link keeps theirs.
     if (!read || read.claims.sub !== String(user.id) || !(await isThisBrowsers(context, read.claims))) return []
+    // A re-sealed token is a new credential: the shared store, not a local copy, says it is not revoked.
+    if (!(await isConfirmedVersion(context, read.claims))) return []
     const { sub: _sub, ...profile } = defaultClaims(user)
     const updated = await applyJwtCallback(context, { token: { ...read.claims, ...profile }, user, trigger: "update" })
     if (!updated) return clearSessionCookies(context)

@@ -150,4 +150,20 @@ describe("a new address in a JWT session", () => {
     expect(calls).toEqual([{ trigger: "update", user: "ada@new.example", session: undefined }])
     expect(await browser.session()).toMatchObject({ user: { email: "ada@new.example" }, mailbox: "ada@new.example" })
   })
+
+  // Re-sealing a token makes a credential: the session version is asked of the store itself, as for
+  // every change that lasts, never of a local copy that has not heard of a revocation yet.
+  it("re-seals nothing for a session revoked on another instance, whatever this instance's copy says", async () => {
+    const versions = new Map<string, number>()
+    const store = { get: (id: string, fresh?: boolean) => (fresh ? (versions.get(id) ?? 0) : 0), bump: async (id: string) => (versions.set(id, (versions.get(id) ?? 0) + 1), versions.get(id)!) }
+    const app = passwordApp({ config: { session: { strategy: "jwt", revocationStore: store } } })
+    const browser = await signedUpUser(app, "ada@example.com")
+    await browser.post("/auth/password/change-email", { newEmail: "ada@new.example", password: GOOD }, { script: true })
+    await app.auth.revokeSessions((await app.adapter.getUserByEmail("ada@example.com"))!.id)
+    const before = browser.cookie
+    const confirmed = await browser.get(linkOf(app.mailTo("ada@new.example", "change-email")))
+    expect(confirmed.status).toBe(302)
+    expect(confirmed.headers.getSetCookie()).toEqual([])
+    expect(browser.cookie).toBe(before)
+  })
 })
