@@ -4,8 +4,7 @@
  * it): a ceremony timeout WebAuthn allows, a known user-verification level, and, for sign-up,
  * `getUserByEmail` to keep an existing user's address from being registered onto.
  */
-import { withAdapterMethods } from "../adapters/adapter.js"
-import type { Adapter } from "../adapters/adapter.js"
+import { withAdapterMethods, type Adapter } from "../adapters/adapter.js"
 import { InvalidProviderError } from "../errors.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { LoggerInstance } from "../types.js"
