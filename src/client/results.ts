@@ -41,10 +41,12 @@ export function sessionOf<S>(outcome: Outcome): S | null | undefined {
   return typeof body === "object" && !Array.isArray(body) && typeof (body as { expires?: unknown }).expires === "string" ? (body as S) : undefined
 }
 
-/** `GET /providers` (a list) as a record keyed by id, as Auth.js's client gives it. */
+/** `GET /providers`, a record keyed by id (as Auth.js answers it), with every entry that is not a provider left out. */
 export function providersOf(outcome: Outcome): Record<string, ClientProvider> | null {
-  if ("failed" in outcome || outcome.status !== 200 || !Array.isArray(outcome.body)) return null
+  const { body } = outcome as { body?: unknown }
+  if ("failed" in outcome || outcome.status !== 200 || typeof body !== "object" || body === null || Array.isArray(body)) return null
+  const listed = Object.values(body)
   // fromEntries defines own properties: an id such as "__proto__" cannot reach the prototype.
-  const entries = (outcome.body as unknown[]).filter((provider) => field(provider, "id") !== undefined).map((provider) => [field(provider, "id")!, provider as ClientProvider] as const)
+  const entries = listed.filter((provider) => field(provider, "id") !== undefined).map((provider) => [field(provider, "id")!, provider as ClientProvider] as const)
   return Object.fromEntries(entries)
 }

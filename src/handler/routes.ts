@@ -92,7 +92,9 @@ export async function get(context: RequestContext, action: string, provider: Res
   const { url } = context
   switch (action) {
     case "providers":
-      return json(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => ({ id, name, type, signinUrl, callbackUrl })))
+      // Keyed by id, as Auth.js answers: its client's `signIn(id)` and custom pages read `providers[id]`.
+      // fromEntries defines own properties, so an id such as "__proto__" stays a plain key.
+      return json(Object.fromEntries(context.providers.map(({ id, name, type, signinUrl, callbackUrl }) => [id, { id, name, type, signinUrl, callbackUrl }])))
     case "csrf": {
       const { token, cookies } = await csrfToken(context)
       return json({ csrfToken: token }, cookies, 200, PRIVATE)

@@ -48,8 +48,8 @@ describe("docs/getting-started.md", () => {
     vi.stubEnv("AUTH_GITHUB_ID", "gh")
     vi.stubEnv("AUTH_GITHUB_SECRET", "gh-secret")
     const { handlers } = Latchkey({ providers: [GitHub] })
-    const providers = (await (await handlers.GET(new Request(`${APP}/auth/providers`))).json()) as { id: string; callbackUrl: string }[]
-    const { callbackUrl } = providers.find((provider) => provider.id === "github")!
+    const providers = (await (await handlers.GET(new Request(`${APP}/auth/providers`))).json()) as Record<string, { callbackUrl: string }>
+    const { callbackUrl } = providers.github!
     const page = readFileSync(resolve(import.meta.dirname, "../../docs", PAGE), "utf8")
     expect(callbackUrl).toBe("http://localhost:3000/auth/callback/github")
     expect(page).toContain(`| Authorization callback URL | \`${callbackUrl}\` |`)

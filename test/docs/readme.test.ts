@@ -47,8 +47,8 @@ describe("README.md", () => {
     const modules = { latchkey, "latchkey/providers/github": { default: GitHub }, "latchkey/providers/google": { default: Google } }
     const { GET, handler } = await runSnippet(snippet(PAGE, "ts", "// auth.ts").code, modules)
     expect((await GET(new Request("http://localhost:3000/dashboard"))).status).toBe(401)
-    const providers = (await (await handler(new Request("http://localhost:3000/auth/providers"))).json()) as { id: string }[]
-    expect(providers.map((provider) => provider.id)).toEqual(["github", "google"])
+    const providers = (await (await handler(new Request("http://localhost:3000/auth/providers"))).json()) as Record<string, { id: string }>
+    expect(Object.keys(providers)).toEqual(["github", "google"])
   })
 
   it("the install lines name the tarball npm pack writes, and the setup commands are the two the README promises", () => {

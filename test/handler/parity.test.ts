@@ -36,7 +36,7 @@ describe("credentials as Auth.js forms use them", () => {
     const { dispatch } = app({ providers: [Credentials] })
     const response = await dispatch(`${APP}/auth/providers`)
     expect(response.status).toBe(200)
-    expect(await response.json()).toMatchObject([{ id: "credentials", type: "credentials" }])
+    expect(await response.json()).toMatchObject({ credentials: { id: "credentials", type: "credentials" } })
   })
 })
 
@@ -169,7 +169,7 @@ describe("next-auth v4 variables and settings checked up front", () => {
       logger: { warn: (code, metadata) => void warnings.push(`${code} ${JSON.stringify(metadata)}`) },
     })
     const response = await handler(new Request("https://legacy.example.com/auth/providers"))
-    expect(await response.json()).toMatchObject([{ callbackUrl: "https://legacy.example.com/auth/callback/credentials" }])
+    expect(await response.json()).toMatchObject({ credentials: { callbackUrl: "https://legacy.example.com/auth/callback/credentials" } })
     expect(warnings).toHaveLength(2)
     expect(warnings.join("\n")).toContain("NEXTAUTH_URL is read as AUTH_URL")
     expect(warnings.join("\n")).toContain("NEXTAUTH_SECRET is read as AUTH_SECRET")

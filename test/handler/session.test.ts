@@ -137,7 +137,7 @@ describe("safety", () => {
     expect(response.status).toBe(400)
     const pinned = createAuth({ providers: [credentials()], secret: SECRET, env: { AUTH_URL: "https://app.example.com/auth" } })
     const providers = await pinned.handler(new Request("http://internal:8080/auth/providers", { headers: { host: "evil.example" } }))
-    expect(((await providers.json()) as { signinUrl: string }[])[0]!.signinUrl).toBe("https://app.example.com/auth/signin/credentials")
+    expect(((await providers.json()) as Record<string, { signinUrl: string }>).credentials!.signinUrl).toBe("https://app.example.com/auth/signin/credentials")
   })
 
   it("shows errors as safe codes and friendly text only", async () => {
@@ -178,10 +178,11 @@ describe("routes", () => {
   it("GET /providers lists id, name, type, signinUrl and callbackUrl", async () => {
     const { browser } = app({ providers: [credentials(), GitHub({ clientId: "x", clientSecret: "y" })] })
     const { response } = await browser.open(`${APP}/auth/providers`)
-    expect(await response.json()).toEqual([
-      { id: "credentials", name: "Credentials", type: "credentials", signinUrl: `${APP}/auth/signin/credentials`, callbackUrl: `${APP}/auth/callback/credentials` },
-      { id: "github", name: "GitHub", type: "oauth", signinUrl: `${APP}/auth/signin/github`, callbackUrl: `${APP}/auth/callback/github` },
-    ])
+    // Keyed by id, as Auth.js answers (test/interop/authjs-wire.test.ts compares the two).
+    expect(await response.json()).toEqual({
+      credentials: { id: "credentials", name: "Credentials", type: "credentials", signinUrl: `${APP}/auth/signin/credentials`, callbackUrl: `${APP}/auth/callback/credentials` },
+      github: { id: "github", name: "GitHub", type: "oauth", signinUrl: `${APP}/auth/signin/github`, callbackUrl: `${APP}/auth/callback/github` },
+    })
   })
 
   it("GET /csrf answers a token in a __Host- cookie over https", async () => {

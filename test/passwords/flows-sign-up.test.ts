@@ -132,7 +132,7 @@ describe("password pages", () => {
     // HEAD must not spend a mailed link.
     expect((await browser.fetch(`${ORIGIN}/auth/password/verify-email?token=x&email=a%40b.c`, { method: "HEAD" })).status).toBe(405)
     const providers = await (await browser.get("/auth/providers")).json()
-    expect(providers).toEqual([expect.objectContaining({ id: "password", type: "password", callbackUrl: `${ORIGIN}/auth/callback/password` })])
+    expect(providers).toEqual({ password: expect.objectContaining({ id: "password", type: "password", callbackUrl: `${ORIGIN}/auth/callback/password` }) })
   })
 
   it("refuses a Password provider without the plug-in or without sendEmail at createAuth", async () => {

@@ -115,7 +115,7 @@ describe("Host headers (review item 5)", () => {
     const { handler } = trusting()
     const response = await handler(new Request("http://placeholder/auth/providers", { headers: { host } }))
     expect(response.status).toBe(200)
-    const providers = (await response.json()) as { callbackUrl: string }[]
+    const providers = Object.values((await response.json()) as Record<string, { callbackUrl: string }>)
     expect(providers).toHaveLength(1)
     expect(providers[0]!.callbackUrl).toBe(`${origin}/auth/callback/credentials`)
   })
