@@ -50,12 +50,30 @@ function adapterOf(context: RequestContext, provider: EmailConfig) {
   return withAdapterMethods(context.adapter, EMAIL_METHODS, `provider "${provider.id}" (email sign-in)`)
 }
 
+/**
+ * The secrets a link's stored hash is keyed with: the provider's own `secret` when it has one (as
+ * Auth.js reads it, so links in flight keep working across a move), else the app's.
+ */
+function linkSecrets(context: RequestContext, provider: EmailConfig): readonly string[] {
+  return provider.secret === undefined ? context.secret : [provider.secret]
+}
+
+/**
+ * Who a link request is for, as the `signIn` callback is told before anything is sent: the user
+ * with the address, else the user a followed link would create (a fresh id, not yet verified).
+ * Nothing is written.
+ */
+export async function emailRequestUser(context: RequestContext, provider: EmailConfig, email: string): Promise<User> {
+  const user: AdapterUser = (await adapterOf(context, provider).getUserByEmail(email)) ?? { id: crypto.randomUUID(), email, emailVerified: null }
+  return user as User
+}
+
 /** Creates the token, stores its hash, and sends the link. */
 export async function sendSignInLink(context: RequestContext, provider: EmailConfig & AppProvider, email: string, callbackUrl: string | undefined): Promise<void> {
   const adapter = adapterOf(context, provider)
   const token = provider.generateVerificationToken ? await provider.generateVerificationToken() : encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
   const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000)
-  await adapter.createVerificationToken({ identifier: email, token: await storedTokenHash(token, context.secret), expires })
+  await adapter.createVerificationToken({ identifier: email, token: await storedTokenHash(token, linkSecrets(context, provider)), expires })
   const url = new URL(provider.callbackUrl)
   url.searchParams.set("token", token)
   url.searchParams.set("email", email)
@@ -66,7 +84,7 @@ export async function sendSignInLink(context: RequestContext, provider: EmailCon
 /** Uses up the stored token for `token`, in whichever form it was stored; undefined when none is valid. */
 async function useStoredToken(context: RequestContext, provider: EmailConfig, email: string, token: string) {
   const adapter = adapterOf(context, provider)
-  for (const hashed of await storedTokenCandidates(token, context.secret)) {
+  for (const hashed of await storedTokenCandidates(token, linkSecrets(context, provider))) {
     const stored = await adapter.useVerificationToken({ identifier: email, token: hashed })
     if (stored) return stored.expires.getTime() < Date.now() ? undefined : stored
   }

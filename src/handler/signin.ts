@@ -10,7 +10,7 @@ import type { RequestContext } from "./context.js"
 import { csrfToken } from "../adapters/browser-binding.js"
 import { flowOptions } from "./flow-options.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
-import { normalizeEmail, sendSignInLink } from "./email.js"
+import { emailRequestUser, normalizeEmail, sendSignInLink } from "./email.js"
 import { logoMarkup } from "./pages/logos.js"
 import { signInPage, type SignInPageParams } from "./pages/signin.js"
 import { proxiedSignIn } from "./redirect-proxy.js"
@@ -74,10 +74,14 @@ async function startOAuth(context: RequestContext, provider: ResolvedOAuthProvid
 async function startEmail(context: RequestContext, provider: EmailConfig & AppProvider, form: URLSearchParams, callbackUrl: string | undefined): Promise<Response> {
   const email = normalizeEmail(provider, form.get("email"))
   if (!email) return redirect(signInUrl(context, "Verification"))
-  // Any answer but true stops the email: nothing is stored and nothing is sent.
+  // Any answer but true stops the email: nothing is stored and nothing is sent. The callback is
+  // asked what Auth.js asks it (the user with the address, else the one a link would create, and an
+  // email account), so an Auth.js app's rule on `account.provider` or `user.id` still runs here.
   let verdict: boolean | string | undefined
   try {
-    verdict = await context.callbacks.signIn?.({ user: { email }, account: null, email: { verificationRequest: true } })
+    const user = await emailRequestUser(context, provider, email)
+    const account = { provider: provider.id, type: "email" as const, providerAccountId: email, userId: user.id }
+    verdict = await context.callbacks.signIn?.({ user, account, email: { verificationRequest: true } })
   } catch (error) {
     context.logger.error(error as Error)
     return redirect(errorUrl(context, "AccessDenied"))
@@ -87,6 +91,7 @@ async function startEmail(context: RequestContext, provider: EmailConfig & AppPr
   await sendSignInLink(context, provider, email, callbackUrl)
   const target = new URL(context.pages.verifyRequest ?? `${context.baseUrl}/verify-request`, context.origin)
   target.searchParams.set("provider", provider.id)
+  target.searchParams.set("type", provider.type)
   return redirect(target.href, await callbackUrlCookie(context, callbackUrl))
 }
 

@@ -109,7 +109,7 @@ describe("latchkey/client against the handler", () => {
     const email: EmailConfig = { id: "email", name: "Email", type: "email", from: "auth@example.com", sendVerificationRequest: ({ url }) => void outbox.push(url) }
     const { client } = clientApp({ providers: [email], adapter: memoryAdapter() })
     const sent = await client.signIn("email", { email: "Ada@Example.com", redirectTo: "/inbox", redirect: false })
-    expect(sent).toMatchObject({ ok: true, error: undefined, url: `${APP}/auth/verify-request?provider=email` })
+    expect(sent).toMatchObject({ ok: true, error: undefined, url: `${APP}/auth/verify-request?provider=email&type=email` })
     expect(outbox).toHaveLength(1)
     expect(new URL(outbox[0]!).searchParams.get("email")).toBe("ada@example.com")
     const malformed = await client.signIn("email", { email: "ada@", redirect: false })

@@ -84,7 +84,7 @@ describe("redirects returned as JSON", () => {
     const { browser } = app({ providers: [email], adapter: memoryAdapter() })
     const token = await csrf(browser)
     const sent = await scriptPost(browser, "/auth/signin/email", { csrfToken: token, email: "ada@example.com" })
-    expect(await sent.response.json()).toEqual({ url: `${APP}/auth/verify-request?provider=email` })
+    expect(await sent.response.json()).toEqual({ url: `${APP}/auth/verify-request?provider=email&type=email` })
     expect(outbox).toHaveLength(1)
     const malformed = await scriptPost(browser, "/auth/signin/email", { csrfToken: token, email: "not an address" })
     expect(await malformed.response.json()).toMatchObject({ error: "Verification" })

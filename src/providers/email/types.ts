@@ -70,6 +70,11 @@ export interface EmailConfig extends CommonProviderOptions {
   apiKey?: string
   /** SMTP connection (nodemailer only): a URL or nodemailer transport options. */
   server?: string | Record<string, unknown>
+  /**
+   * The secret a link's token is hashed with before it is stored, as in Auth.js. Default: the app's
+   * `secret` (every one of a list, joined as Auth.js joins them).
+   */
+  secret?: string
   /** A custom token generator. Default: 32 random bytes. */
   generateVerificationToken?: () => Awaitable<string>
   /** Normalises the address before use. Default: trimmed and lower-cased, one address only. */
