@@ -313,7 +313,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   }
 
   const account = accountApi(settled, startupProviders, confirmedUserId)
-  const clearLockout = async (identifier: string) => settled.rateLimiter?.clearLockout(identifier)
+  // Every spelling the limited routes count under: the default's, and each email or password provider's own.
+  const spellings = startupProviders.flatMap((provider) => ((provider.type === "email" || provider.type === "password") && provider.normalizeIdentifier ? [provider.normalizeIdentifier] : []))
+  const clearLockout = async (identifier: string) => settled.rateLimiter?.clearLockout(identifier, spellings)
   const made: Auth<S> = { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], basePath: settled.basePath, clearLockout, ...account }
   // Only where it works: a plug-in that refreshes (the type says the same, from `P`).
   const result = settled.refresher ? { ...made, getAccessToken } : made

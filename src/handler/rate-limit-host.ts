@@ -8,7 +8,7 @@
  */
 import type { ResolvedProvider } from "../providers/types.js"
 import { clientKeyOfRequest } from "../rate-limits/client-ip.js"
-import { isPromise, type RateLimitHost, type RateLimitVerdict } from "../rate-limits/limiter.js"
+import { isPromise, type IdentifierNormalizer, type RateLimitHost, type RateLimitVerdict } from "../rate-limits/limiter.js"
 import type { RateLimitRoute } from "../rate-limits/types.js"
 import { fireEvent } from "../adapters/events.js"
 import type { RequestContext } from "./context.js"
@@ -52,6 +52,21 @@ function identifierOf(context: RequestContext, provider: ResolvedProvider | unde
   let field = identifierFields.get(provider.credentials)
   if (field === undefined) identifierFields.set(provider.credentials, (field = identifierFieldOf(Object.keys(provider.credentials))))
   return field === null ? undefined : source.get(field)
+}
+
+/** The routes that sign in (or mail) the account as their provider spells the address. */
+const PROVIDER_SPELLED = new Set<RateLimitRoute>(["email-send", "email-callback", "password-sign-in", "password-sign-up", "password-forgot", "password-reset"])
+
+/**
+ * The `normalizeIdentifier` of the provider whose account the route acts on, so the limit counts
+ * that account and not one spelling of it: the email provider's on its routes, the password
+ * provider's on the password routes (`password/*` names no provider: the app has at most one).
+ * Undefined on every other route, a credentials sign-in first among them, at the cost of one lookup.
+ */
+function normalizerOf(context: RequestContext, route: RateLimitRoute, provider: ResolvedProvider | undefined): IdentifierNormalizer | undefined {
+  if (!PROVIDER_SPELLED.has(route)) return undefined
+  const own = provider ?? context.providers.find((candidate) => candidate.type === "password")
+  return own?.type === "email" || own?.type === "password" ? own.normalizeIdentifier : undefined
 }
 
 /** Each credentials provider's identifier field (null: none), found once: every attempt asks. */
@@ -110,6 +125,7 @@ function checkRoute(context: RequestContext, action: string, provider: ResolvedP
     request: context.request,
     clientKey: clientKeyOfRequest(context.request, context.trustedProxy),
     identifier: () => (sessionUser === undefined ? identifierOf(context, provider, readForm()) : sessionUser === null ? null : `user:${String(sessionUser)}`),
+    normalizeIdentifier: normalizerOf(context, route, provider),
     field: (name) => readForm()?.get(name),
     report: (event) => fireEvent(context, "rateLimited", event),
   }

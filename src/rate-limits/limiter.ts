@@ -1,8 +1,9 @@
 /**
  * The limiter: for one attempt, which keys are counted, against which rules, and what it answers.
  * An attempt on a limited route counts under up to three keys at once: the client on every auth
- * route (`all`), the client on this route, and the identifier on this route. The identifier key is
- * what stops a spray from many IPs at one account; a sign-in clears it. With no client resolvable,
+ * route (`all`), the client on this route, and the identifier on this route. The identifier key
+ * (the account as the route's provider spells it) is what stops a spray from many IPs at one
+ * account; a sign-in clears it. With no client resolvable,
  * only the identifier counts (and a warning is logged once): never one shared bucket that one
  * abuser could fill for everyone. Everything the handler does is reached through
  * {@link RateLimitHost}, so this file never imports the handler.
@@ -10,19 +11,25 @@
  * @module
  */
 import { LatchkeyError } from "../errors.js"
+import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { LoggerInstance } from "../types.js"
 import { keyedHash, normalizeIdentifier } from "./identifier.js"
 import { memoryRateLimitStore } from "./memory-store.js"
 import { DEFAULT_LIMITS, ROUTES } from "./rules.js"
 import type { CaptchaRequest, LimitTable, RateLimitCount, RateLimitKey, RateLimitEvent, RateLimitPlugIn, RateLimitRoute, RateLimitRule, RateLimitStore } from "./types.js"
 
+/** An app's own rule for spelling an address (a provider's `normalizeIdentifier`). */
+export type IdentifierNormalizer = (identifier: string) => string
+
 /**
  * What the handler lends the limiter for one request: the request, its client key (resolved under
  * the app's proxy setting, or undefined), lazy reads of the identifier and of form fields (a body
- * is parsed only for a route that needs it), and the app's event.
+ * is parsed only for a route that needs it), the route's provider's `normalizeIdentifier` when it
+ * has one, and the app's event.
  */
 export interface RateLimitHost extends CaptchaRequest {
   identifier(): string | null | undefined
+  readonly normalizeIdentifier?: IdentifierNormalizer | undefined
   report(event: RateLimitEvent): Promise<void>
 }
 
@@ -36,12 +43,29 @@ export type RateLimitVerdict = { refused: false; succeeded(): void | Promise<voi
  */
 export interface RateLimiter {
   check(host: RateLimitHost, route: RateLimitRoute): RateLimitVerdict | Promise<RateLimitVerdict>
-  clearLockout(identifier: string): Promise<void>
+  /** Clears `identifier`'s counts on every route, as the default spells it and as each of `normalizers` (the providers') does. */
+  clearLockout(identifier: string, normalizers?: readonly IdentifierNormalizer[]): Promise<void>
 }
 
 /** Whether `value` is a promise (a store's or a hook's), not an answer given at once. */
 export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | undefined)?.then === "function"
+}
+
+/**
+ * The account an identifier names, spelled as the route that signs it in spells it: by the
+ * provider's own `normalizeIdentifier` when it has one (an app that folds `ada+1@…` into `ada@…`
+ * must see one count, or guesses spread over spellings never meet the account's limit), else by
+ * the default rules. When the provider's rule answers no address, or throws, the route signs no
+ * one in with it; the attempt still counts, under the default spelling.
+ */
+function accountOf(identifier: string | null | undefined, normalize: IdentifierNormalizer | undefined): string | undefined {
+  if (normalize === undefined) return normalizeIdentifier(identifier)
+  try {
+    return normalizeEmailAddress(identifier, normalize) ?? normalizeIdentifier(identifier)
+  } catch {
+    return normalizeIdentifier(identifier)
+  }
 }
 
 /** A pass with nothing to clear when it succeeds: no identifier counted, or a store that failed. */
@@ -167,14 +191,17 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   return {
     check(host, route) {
       const plan = plans.get(route)!
-      const raw = plan.identifier ? normalizeIdentifier(host.identifier()) : undefined
+      const raw = plan.identifier ? accountOf(host.identifier(), host.normalizeIdentifier) : undefined
       const hash = raw === undefined ? undefined : hashOf(raw)
       return typeof hash === "object" ? hash.then((value) => count(host, route, plan, value)) : count(host, route, plan, hash)
     },
-    async clearLockout(identifier) {
-      const value = normalizeIdentifier(identifier)
-      const hash = value && (await hashOf(value))
-      if (hash) await Promise.all(ROUTES.map((route) => limits[route].identifier && store.clear(`${route}:i:${hash}`)))
+    async clearLockout(identifier, normalizers = []) {
+      // The credentials routes spell it by default, a provider's routes by its own rule: every spelling goes.
+      const values = new Set([normalizeIdentifier(identifier), ...normalizers.map((normalize) => accountOf(identifier, normalize))])
+      for (const value of values) {
+        const hash = value && (await hashOf(value))
+        if (hash) await Promise.all(ROUTES.map((route) => limits[route].identifier && store.clear(`${route}:i:${hash}`)))
+      }
     },
   }
 }
