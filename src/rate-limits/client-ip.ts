@@ -4,7 +4,8 @@
  * only when the app said which proxy sets it (`trustedProxy`): otherwise anyone could write
  * `X-Forwarded-For: 203.0.113.7` and be a new client on every request. Without that setting there
  * is no client, and the limits fall back to the identifier alone (never to one shared bucket).
- * IPv6 addresses are grouped by their /64 (one subscriber usually holds a whole /64).
+ * IPv6 addresses are grouped by their /64 (one subscriber usually holds a whole /64), except an
+ * IPv4 client written in IPv6, which is keyed as its IPv4 address.
  *
  * @module
  */
@@ -67,9 +68,28 @@ function hextets(canonical: string): string[] {
   return [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
 }
 
+/** Whether the hextets from `from` up to `to` are all zero. */
+function zeros(parts: string[], from: number, to: number): boolean {
+  for (let index = from; index < to; index++) if (parts[index] !== "0") return false
+  return true
+}
+
 /**
- * The client key of an address: an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6
- * address as its /64 prefix; undefined for anything that is not an IP address.
+ * Whether an IPv6 address is an IPv4 client in IPv6's clothes, its last 32 bits the IPv4 address:
+ * IPv4-mapped (`::ffff:0:0/96`), NAT64's well-known prefix (`64:ff9b::/96`, RFC 6052), or
+ * IPv4-compatible (`::/96`, but not `::` nor `::1`). Keyed by the /64, every IPv4 client behind
+ * one NAT64 gateway would share one count, and one abuser would lock all of them out.
+ */
+function embedsIpv4(parts: string[]): boolean {
+  if (parts[0] === "64" && parts[1] === "ff9b") return zeros(parts, 2, 6)
+  if (!zeros(parts, 0, 5)) return false
+  return parts[5] === "ffff" || (parts[5] === "0" && !(parts[6] === "0" && (parts[7] === "0" || parts[7] === "1")))
+}
+
+/**
+ * The client key of an address: an IPv4 address as it is (an IPv4 client written in IPv6 too,
+ * see {@link embedsIpv4}), an IPv6 address as its /64 prefix; undefined for anything that is not
+ * an IP address.
  */
 export function clientKeyOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.length > MAX_IP_LENGTH) return undefined
@@ -89,8 +109,7 @@ export function clientKeyOf(raw: string | undefined): string | undefined {
     return undefined
   }
   const parts = hextets(canonical)
-  // ::ffff:a.b.c.d is an IPv4 client reached over IPv6: keyed as that IPv4 address.
-  if (parts.slice(0, 5).every((part) => part === "0") && parts[5] === "ffff") {
+  if (embedsIpv4(parts)) {
     const [high, low] = [parseInt(parts[6]!, 16), parseInt(parts[7]!, 16)]
     return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
   }

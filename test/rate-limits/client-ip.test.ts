@@ -1,5 +1,6 @@
 // Which client a request is: only the header the proxy setting names, the right entry of a list,
-// IPv6 grouped by /64, IPv4-mapped addresses as IPv4, and anything that is not an address refused.
+// IPv6 grouped by /64, IPv4 written in IPv6 (mapped, NAT64, compatible) as IPv4, and anything that
+// is not an address refused.
 import { describe, expect, it } from "vitest"
 import { clientKeyOf, clientKeyOfRequest } from "../../src/rate-limits/client-ip.js"
 
@@ -15,6 +16,21 @@ describe("client keys", () => {
     expect(clientKeyOf("198.51.100.007")).toBe("198.51.100.7")
     expect(clientKeyOf(" [198.51.100.7] ")).toBe("198.51.100.7")
     expect(clientKeyOf("198.51.100.7%eth0")).toBe("198.51.100.7")
+  })
+
+  it("keys an IPv4 client written in IPv6 as that IPv4 address: NAT64's 64:ff9b::/96 and IPv4-compatible ::/96 too", () => {
+    // One /64 for the whole prefix would put every IPv4 client behind one NAT64 gateway in one count.
+    expect(clientKeyOf("64:ff9b::198.51.100.1")).toBe("198.51.100.1")
+    expect(clientKeyOf("64:FF9B:0:0:0:0:c633:6402")).toBe("198.51.100.2")
+    expect(clientKeyOf("[64:ff9b::203.0.113.99]")).toBe("203.0.113.99")
+    expect(clientKeyOf("::198.51.100.1")).toBe("198.51.100.1")
+    expect(clientKeyOf("0:0:0:0:0:0:cb00:7163")).toBe("203.0.113.99")
+    expect(clientKeyOf("::FFFF:c633:6407")).toBe("198.51.100.7")
+    // The unspecified and loopback addresses are not IPv4 clients; nor is the rest of 64:ff9b::/64.
+    expect(clientKeyOf("::")).toBe("0:0:0:0::/64")
+    expect(clientKeyOf("::1")).toBe("0:0:0:0::/64")
+    expect(clientKeyOf("64:ff9b::1:198.51.100.1")).toBe("64:ff9b:0:0::/64")
+    expect(clientKeyOf("64:ff9b:1::198.51.100.1")).toBe("64:ff9b:1:0::/64")
   })
 
   it("keys every IPv4 part, written any way, as its number: the one-test shortcut for canonical forms agrees", () => {
