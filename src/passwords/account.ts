@@ -10,7 +10,7 @@ import type { AdapterUser } from "../adapters/adapter.js"
 import { InvalidPasswordHashError, PasswordPolicyError } from "../errors.js"
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, send, siteOf } from "./answers.js"
-import { mailLink, newPasswordHash, userOfLink, type RouteContext } from "./context.js"
+import { mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
 
 const YES = new Set(["true", "1", "on", "yes"])
@@ -39,7 +39,7 @@ export async function changePassword(route: RouteContext, form: URLSearchParams)
   if (user instanceof Response) return user
   const hash = await newPasswordHash(route, form.get("newPassword"), back)
   if (hash instanceof Response) return hash
-  await adapter.setUserPassword(user.id, hash)
+  await replacePassword(route, user.id, hash)
   if (!YES.has(form.get("revokeOtherSessions") ?? "")) return host.go(back)
   // Every session ends, this one too; this browser then gets a fresh one.
   await host.revokeSessions(user.id)

@@ -9,7 +9,7 @@ import type { PasswordHost, PasswordProvider } from "./host.js"
 import { PasswordPolicyError } from "../errors.js"
 import { addressOf, policyReason, refuse, send, siteOf } from "./answers.js"
 import { mails } from "./mail.js"
-import { issueToken, useToken, type TokenKind } from "./tokens.js"
+import { endTokens, issueToken, useToken, type TokenKind } from "./tokens.js"
 
 export type PasswordAdapter = AdapterWith<(typeof PASSWORD_METHODS)[number]>
 
@@ -26,6 +26,16 @@ export function routeContext(host: PasswordHost, provider: PasswordProvider, has
 
 const LIFETIME = { "verify-email": "verifyEmail", reset: "reset", "change-email": "changeEmail" } as const
 const LINK_ROUTE = { "verify-email": "password/verify-email", reset: "password/reset", "change-email": "password/confirm-email" } as const
+
+/**
+ * Sets a new password and ends the links a takeover would still hold: a pending change of address
+ * (asked by whoever knew the old password, and confirmable after the owner took the account back)
+ * and any reset link older than this moment.
+ */
+export async function replacePassword({ adapter }: RouteContext, userId: string, hash: string): Promise<void> {
+  await adapter.setUserPassword(userId, hash)
+  await Promise.all([endTokens(adapter, "change-email", userId), endTokens(adapter, "reset", userId)])
+}
 
 /** Issues a token of `kind` for the user and mails its link to `to`. */
 export async function mailLink(route: RouteContext, kind: TokenKind, user: AdapterUser, to: string, callbackUrl?: string | null): Promise<void> {

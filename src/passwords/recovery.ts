@@ -7,7 +7,7 @@
  */
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, routeUrl } from "./answers.js"
-import { hasAddress, mailLink, newPasswordHash, userOfLink, type RouteContext } from "./context.js"
+import { hasAddress, mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
 
 export async function verifyEmail(route: RouteContext): Promise<Response> {
   const { host, provider, adapter } = route
@@ -39,7 +39,7 @@ export async function resetPassword(route: RouteContext, form: URLSearchParams):
   if (hash instanceof Response) return hash
   const { email, user } = await userOfLink(route, "reset", token, form.get("email"))
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", back)
-  await adapter.setUserPassword(user.id, hash)
+  await replacePassword(route, user.id, hash)
   // The link proved the address.
   const current = user.emailVerified ? user : await adapter.updateUser({ id: user.id, emailVerified: new Date() })
   if (provider.revokeSessionsOnReset) await host.revokeSessions(user.id)

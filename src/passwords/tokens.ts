@@ -68,6 +68,14 @@ export async function issueToken(adapter: TokenAdapter, secrets: readonly string
 }
 
 /**
+ * Ends every pending link of `kind` for `userId` without reading any: with its "latest" row gone, no
+ * older link is the newest, so each is refused (and its own row expires unused).
+ */
+export async function endTokens(adapter: TokenAdapter, kind: TokenKind, userId: string): Promise<void> {
+  await adapter.useVerificationToken(await latestOf(kind, userId))
+}
+
+/**
  * Uses a token: the user id it was made for when it is this kind's, for `email`, unused, unexpired
  * and the newest; else undefined. Either way a matching token is spent.
  */

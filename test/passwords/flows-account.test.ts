@@ -167,3 +167,42 @@ describe("a new address in a JWT session", () => {
     expect(browser.cookie).toBe(before)
   })
 })
+
+// The outside review's takeover: someone with Ada's password (and a session) asks to move her
+// account to their address. Ada gets the notice, which tells her to reset or change her password;
+// doing so must end that pending link, or the intruder confirms it afterwards, takes the address,
+// and resets Ada's new password out of her hands.
+describe.each(["jwt", "database"] as const)("a pending address change after Ada takes her account back, with %s sessions", (strategy) => {
+  async function intruderAsksToMove(app: ReturnType<typeof passwordApp>) {
+    const ada = await signedUpUser(app, "ada@example.com")
+    const intruder = app.browser()
+    expect((await intruder.signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
+    expect((await intruder.post("/auth/password/change-email", { newEmail: "intruder@evil.example", password: GOOD }, { script: true })).status).toBe(200)
+    expect(app.mailTo("ada@example.com", "email-changed-notice")).toBeDefined()
+    return { ada, link: linkOf(app.mailTo("intruder@evil.example", "change-email")) }
+  }
+
+  async function addressIsStillAdas(app: ReturnType<typeof passwordApp>, link: string, password: string) {
+    const followed = await app.browser().get(link)
+    expect(followed.headers.get("location")).toContain("error=InvalidToken")
+    expect((await app.browser().signIn("intruder@evil.example", password, { script: true })).status).toBe(401)
+    expect((await app.browser().signIn("ada@example.com", password, { script: true })).status).toBe(200)
+  }
+
+  it("a reset ends the link", async () => {
+    const app = passwordApp({ strategy })
+    const { link } = await intruderAsksToMove(app)
+    await app.browser().post("/auth/password/forgot", { email: "ada@example.com" })
+    const query = new URL(linkOf(app.mailTo("ada@example.com", "reset")), ORIGIN).searchParams
+    const reset = await app.browser().post("/auth/password/reset", { token: query.get("token")!, email: query.get("email")!, password: OTHER }, { script: true })
+    expect(reset.status).toBe(200)
+    await addressIsStillAdas(app, link, OTHER)
+  })
+
+  it.each([["keeping", "false"], ["ending", "true"]])("a change of password, %s the other sessions, ends the link", async (_, revokeOtherSessions) => {
+    const app = passwordApp({ strategy })
+    const { ada, link } = await intruderAsksToMove(app)
+    expect((await ada.post("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER, revokeOtherSessions }, { script: true })).status).toBe(200)
+    await addressIsStillAdas(app, link, OTHER)
+  })
+})
