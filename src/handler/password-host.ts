@@ -2,7 +2,8 @@
  * What the handler lends the password routes (which live in `latchkey/passwords`): its CSRF check
  * and tokens, this browser's signed-in user (confirmed against the row: the session store's
  * `confirmedUser`), its sign-in completion, ending a user's sessions, its events, its redirect check,
- * its pages and its answers. The routes get these and nothing else of the handler.
+ * its pages and its answers, and its logging of a failure (a driver's error as its code, see
+ * loggable-error.ts). The routes get these and nothing else of the handler.
  */
 import { csrfToken } from "../adapters/browser-binding.js"
 import { fireEvent } from "../adapters/events.js"
@@ -12,6 +13,7 @@ import { hasJsonBody } from "./body.js"
 import type { RequestContext } from "./context.js"
 import { verifyCsrf } from "./csrf.js"
 import { errorMessage } from "./errors.js"
+import { loggableError } from "./loggable-error.js"
 import { page } from "./pages/layout.js"
 import { safeRedirect } from "./redirect.js"
 import { html, json, redirect } from "./response.js"
@@ -38,6 +40,7 @@ export function passwordHost(context: RequestContext): PasswordHost {
     secret: context.secret,
     adapter: context.adapter,
     logger: context.logger,
+    logFailure: async (failure) => context.logger.error(await loggableError(failure)),
     wantsJson: scripted,
     signInUrl: new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin).href,
     verifyCsrf: (submitted) => verifyCsrf(context, submitted),

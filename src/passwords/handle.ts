@@ -1,8 +1,9 @@
 /**
  * The password routes' entry, called by the handler for a request it recognised as a password
  * request: every POST is CSRF-checked first, GETs are the mailed links and the pages, and anything
- * that goes wrong unexpectedly is logged (never with a password, a hash or a token) and answered in
- * JSON to a script, or left to the handler's error page for a browser.
+ * that goes wrong unexpectedly is logged as the handler logs it (never with a password, a hash, a
+ * token or a row a database driver quoted) and answered in JSON to a script, or left to the handler's
+ * error page for a browser.
  */
 import { changeEmail, changePassword, confirmEmail } from "./account.js"
 import { refuse, routeUrl, type PolicyReason } from "./answers.js"
@@ -81,7 +82,8 @@ export async function handlePasswordRequest(hasher: PasswordHasher, host: Passwo
     return await answer(route, request.form)
   } catch (error) {
     if (!host.wantsJson) throw error
-    host.logger.error(error as Error)
+    // Through the host, as the handler logs a browser's failure: a driver's message may quote the row.
+    await host.logFailure(error)
     return host.json({ error: "Configuration" }, [], 500)
   }
 }

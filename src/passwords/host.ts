@@ -152,6 +152,11 @@ export interface PasswordHost {
   /** The app's adapter, whose users never carry the `password` field. */
   readonly adapter: Adapter | undefined
   readonly logger: Required<LoggerInstance>
+  /**
+   * Logs a failure that escaped a route, as the handler logs its own routes' failures: a database
+   * driver's error (whose message may quote a row, such as an address) as its code, never its message.
+   */
+  logFailure(failure: unknown): Promise<void>
   /** Whether the caller is a script that wants JSON (`X-Auth-Return-Redirect: 1`, or a JSON body). */
   readonly wantsJson: boolean
   /** The sign-in page (the app's `pages.signIn`, else the handler's). */
