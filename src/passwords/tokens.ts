@@ -59,12 +59,34 @@ const timeOf = (expires: Date | string) => new Date(expires).getTime()
  */
 export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number): Promise<string> {
   const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}`
-  const previous = await adapter.useVerificationToken(await latestOf(kind, userId))
-  let expires = Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000
-  if (previous && timeOf(previous.expires) >= expires) expires = timeOf(previous.expires) + 1000
+  const expires = await claimLatest(adapter, kind, userId, Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000)
   await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
-  await adapter.createVerificationToken({ ...(await latestOf(kind, userId)), expires: new Date(expires) })
   return token
+}
+
+/** How many times an issue takes the "latest" row back from overlapping issues before it gives up. */
+const CLAIM_ATTEMPTS = 5
+
+/**
+ * Makes this issue the newest of its kind: takes the "latest" row, and writes it back with an
+ * expiry past both `wanted` and the one taken; answers that expiry. Overlapping issues for one user
+ * (two forgot requests at once) write the same row, and a database whose key is (identifier,
+ * token) refuses the second write: that issue takes the row again and writes a later expiry, so
+ * every request answers alike, and the last write's link is the one that works. Only the final
+ * failure is thrown.
+ */
+async function claimLatest(adapter: TokenAdapter, kind: TokenKind, userId: string, wanted: number): Promise<number> {
+  const latest = await latestOf(kind, userId)
+  for (let attempt = 1; ; attempt++) {
+    const previous = await adapter.useVerificationToken(latest)
+    const expires = previous && timeOf(previous.expires) >= wanted ? timeOf(previous.expires) + 1000 : wanted
+    try {
+      await adapter.createVerificationToken({ ...latest, expires: new Date(expires) })
+      return expires
+    } catch (error) {
+      if (attempt >= CLAIM_ATTEMPTS) throw error
+    }
+  }
 }
 
 /**
