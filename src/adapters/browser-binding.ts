@@ -19,7 +19,9 @@ export type BindingContext = CookieContext & { request: Request; secret: string[
 /**
  * The request's valid CSRF token, if its cookie carries one made with this secret. The hash is
  * read in hex (Auth.js's format, and latchkey's) or base64url (latchkey 0.1), so a CSRF cookie
- * carries over a move in either direction, and a form already open keeps working.
+ * carries over a move in either direction, and a form already open keeps working. latchkey hashes
+ * with the newest secret alone, so a cookie outlives the removal of an old one; Auth.js hashes with
+ * its whole list joined by commas, which is read too while the list is the same.
  */
 export async function cookieToken(context: BindingContext): Promise<string | undefined> {
   const value = requestCookies(context.request)[cookieSpec(context, "csrfToken").name]
@@ -27,6 +29,7 @@ export async function cookieToken(context: BindingContext): Promise<string | und
   if (!token || !hash || rest.length > 0) return undefined
   const encode = hash.length === 64 ? sha256Hex : sha256
   for (const candidate of context.secret) if (constantTimeEqual(hash, await encode(`${token}${candidate}`))) return token
+  if (context.secret.length > 1 && constantTimeEqual(hash, await encode(`${token}${context.secret.join(",")}`))) return token
   return undefined
 }
 

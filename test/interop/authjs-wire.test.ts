@@ -23,7 +23,8 @@ type SignInArguments = { user: Record<string, unknown>; account: Record<string, 
  * Both libraries on one adapter with an email provider (and credentials), the same `signIn`
  * callback and the same extra config; `serve` picks which one answers /auth.
  */
-function site(options: { signIn?: (params: SignInArguments) => boolean | string; emailSecret?: string } = {}) {
+function site(options: { signIn?: (params: SignInArguments) => boolean | string; emailSecret?: string; secret?: string | string[] } = {}) {
+  const secret = options.secret ?? SECRET
   const adapter = memoryAdapter()
   const outbox: string[] = []
   const seen: { side: Side; params: SignInArguments }[] = []
@@ -43,7 +44,7 @@ function site(options: { signIn?: (params: SignInArguments) => boolean | string;
   } as const
   const credentials = { id: "credentials", name: "Password", type: "credentials", credentials: { email: {} }, authorize: () => null } as const
   const authjsConfig: AuthjsConfig = {
-    secret: SECRET,
+    secret,
     trustHost: true,
     basePath: "/auth",
     adapter: adapter as unknown as AuthjsAdapter,
@@ -53,7 +54,7 @@ function site(options: { signIn?: (params: SignInArguments) => boolean | string;
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
   }
   const latchkey = createAuth({
-    secret: SECRET,
+    secret,
     trustHost: true,
     env: {},
     adapter,
@@ -186,5 +187,17 @@ describe("an email provider with its own `secret`", () => {
     const hex = async (text: string) => Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).toString("hex")
     expect(await app.adapter.useVerificationToken!({ identifier: "hedy@example.com", token: await hex(`${token}${SECRET}`) })).toBeNull()
     expect(await app.adapter.useVerificationToken!({ identifier: "hedy@example.com", token: await hex(`${token}the-email-provider-own-secret-0123456789`) })).not.toBeNull()
+  })
+})
+
+describe("a CSRF token Auth.js issued while two secrets are set", () => {
+  it("is accepted by latchkey: a sign-out form Auth.js served signs out after the deploy", async () => {
+    const app = site({ secret: ["a-newer-wire-secret-0123456789abcdef0123", SECRET] })
+    app.serve("authjs")
+    const browser = app.browser()
+    const token = await csrf(browser, ORIGIN)
+    app.serve("latchkey")
+    const { url } = await postForm(browser, "/auth/signout", { csrfToken: token, callbackUrl: `${ORIGIN}/bye` }, ORIGIN)
+    expect(url.href).toBe(`${ORIGIN}/bye`)
   })
 })
