@@ -11,7 +11,8 @@
  * that jwt-session-token.ts binds JWT sessions with. Auth.js treats it as any opaque token; latchkey reads
  * the binding back, so a session cookie a sibling subdomain planted reads as signed out (unless
  * `session.sharedAcrossSubdomains`) and is never linked into. An Auth.js token (a UUID, no
- * binding) is read as it is, and replaced by a bound one when its row next slides.
+ * binding) is read as it is, and moved to a bound one when its row next slides: the old row then
+ * answers for a minute more, for the requests already in flight with its cookie.
  *
  * The cache answers reads only (session-cache.ts): whatever lasts reads the row itself. The store
  * over these rows is database-sessions.ts.
@@ -23,7 +24,7 @@ import { AdapterError } from "../errors.js"
 import { setCookieHeaders } from "../jwt/cookies.js"
 import { cookieSpec } from "../jwt/cookie-names.js"
 import { hex } from "../lib/digest.js"
-import type { AdapterUser, AdapterWith } from "./adapter.js"
+import type { AdapterSession, AdapterUser, AdapterWith } from "./adapter.js"
 import { bindToBrowser, browserBinding, sameBinding, type BindingContext } from "./browser-binding.js"
 import { cacheCookie, cachedSession, clearCacheCookie, type DatabaseSession } from "./session-cache.js"
 import { defaultClaims } from "./jwt-session-token.js"
@@ -31,6 +32,16 @@ import { requestSessionToken } from "./session-cookies.js"
 import type { HeldSession, SessionContext } from "./session-store.js"
 import type { SESSION_METHODS } from "./requirements.js"
 import type { Session } from "../types.js"
+
+/**
+ * How long an Auth.js row still answers once its session has moved to a bound token: requests the
+ * browser sent before the move's answer arrived (a second tab, a page and its own `/auth/session`
+ * fetch) read the session, rather than clearing the cookie the browser now holds.
+ */
+const MOVED_GRACE_MS = 60_000
+
+/** A read row: the token it was read by, the row, and its user. */
+type FoundRow = Pick<DatabaseSession, "sessionToken" | "session" | "user">
 
 /**
  * The adapter, with the session methods: `settleSessionStore` checked them once, when
@@ -133,6 +144,9 @@ export async function readDatabaseSession(context: SessionContext, slide: boolea
       if (slide) await call("deleteSession", () => adapter.deleteSession(sessionToken))
       return null
     }
+    // Before the slide, which it would be due for: an Auth.js row in its last minute has moved (see moved()).
+    const inGrace = !sessionToken.includes(".") && session.expires.getTime() - Date.now() <= MOVED_GRACE_MS
+    if (inGrace) return await afterMove(context, { sessionToken, session, user }, slide)
     // As Auth.js: the row was last extended at expires - maxAge; extend once updateAge has passed.
     const lastExtended = session.expires.getTime() - context.sessionMaxAge * 1000
     if (!slide || lastExtended + context.updateAge * 1000 > Date.now()) {
@@ -145,27 +159,107 @@ export async function readDatabaseSession(context: SessionContext, slide: boolea
   }
 }
 
-/**
- * A row extended by `maxAge`, with its cookies re-set. A token with no browser binding (Auth.js's)
- * is replaced by a bound one: a new row, then the old one deleted (a failure there is logged; the
- * old row then ends at its expiry).
- */
-async function slid(context: SessionContext, found: Pick<DatabaseSession, "sessionToken" | "session" | "user">): Promise<DatabaseSession> {
-  const adapter = sessionAdapter(context)
+/** A row extended by `maxAge`, with its cookies re-set; an Auth.js row is moved to a bound token instead. */
+async function slid(context: SessionContext, found: FoundRow): Promise<DatabaseSession> {
+  if (!found.sessionToken.includes(".")) return moved(context, found)
+  const { sessionToken } = found
   const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
-  let { sessionToken } = found
-  let binding: string[] = []
-  if (sessionToken.includes(".")) await call("updateSession", () => adapter.updateSession({ sessionToken, expires }))
-  else {
-    const bound = await boundSessionToken(context)
-    sessionToken = bound.sessionToken
-    binding = bound.cookies
-    await call("createSession", () => adapter.createSession({ sessionToken, userId: found.user.id, expires }))
-    await call("deleteSession", () => adapter.deleteSession(found.sessionToken)).catch((error: Error) => context.logger.error(error))
+  await call("updateSession", () => sessionAdapter(context).updateSession({ sessionToken, expires }))
+  return withCookies(context, { sessionToken, session: { ...found.session, expires }, user: found.user }, [])
+}
+
+/** The read session, with its cookie and cache copy to set, and `more` cookies (the CSRF cookie that binds it). */
+async function withCookies(context: SessionContext, found: FoundRow, more: string[]): Promise<DatabaseSession> {
+  const cookies = [...sessionCookie(context, found.sessionToken, found.session.expires), ...(await cacheCookie(context, found)), ...more]
+  return { ...found, cookies, fromCache: false }
+}
+
+/**
+ * An Auth.js session moved to a bound token: a successor row for `maxAge`, and the old row cut to
+ * the grace rather than deleted, so a request already in flight with the old cookie still reads
+ * the session (afterMove) instead of clearing the new cookie. The successor's token is derived
+ * from the old one, so two requests that slide the same row at once make one successor, not an
+ * orphan beside it. If cutting the old row fails (logged), it ends at its own expiry, and a later
+ * read with its cookie moves it again, to the same successor.
+ */
+async function moved(context: SessionContext, found: FoundRow): Promise<DatabaseSession> {
+  const { sessionToken, cookies } = await successorOf(context, found.sessionToken)
+  const session = await successorRow(context, { sessionToken, userId: found.user.id, expires: new Date(Date.now() + context.sessionMaxAge * 1000) })
+  const grace = new Date(Date.now() + MOVED_GRACE_MS)
+  await call("updateSession", () => sessionAdapter(context).updateSession({ sessionToken: found.sessionToken, expires: grace })).catch((error: Error) => context.logger.error(error))
+  return withCookies(context, { sessionToken, session, user: found.user }, cookies)
+}
+
+/**
+ * Creates the successor row. When that fails because a concurrent move made it first (a unique
+ * token), that row is answered. An adapter whose token is not unique (pg-adapter) takes both
+ * inserts: two rows of one token, which its reads, updates and deletes all treat as one.
+ */
+async function successorRow(context: SessionContext, row: AdapterSession): Promise<AdapterSession> {
+  const adapter = sessionAdapter(context)
+  try {
+    await call("createSession", () => adapter.createSession(row))
+    return row
+  } catch (error) {
+    const made = await call("getSessionAndUser", () => adapter.getSessionAndUser(row.sessionToken)).catch(() => null)
+    if (made) return made.session
+    throw error
   }
-  const extended = { ...found.session, sessionToken, expires }
-  const cookies = [...sessionCookie(context, sessionToken, expires), ...(await cacheCookie(context, { sessionToken, session: extended, user: found.user })), ...binding]
-  return { sessionToken, session: extended, user: found.user, cookies, fromCache: false }
+}
+
+/**
+ * An Auth.js row in its grace answers without moving again. A read that sets cookies and finds the
+ * successor gives the same cookies the move gave (its answer may have been lost: an aborted
+ * fetch); otherwise the old row answers as it is, with no cookie, so nothing clears or overwrites
+ * the one the browser holds or is about to hold. After a sign-out with the new cookie the old row
+ * still answers so, until it ends within the grace: only the new token is known there. A row
+ * Auth.js left idle into its last minute lands here too: it answers, then ends, unslid.
+ */
+async function afterMove(context: SessionContext, found: FoundRow, slide: boolean): Promise<DatabaseSession> {
+  const successor = slide ? await movedTo(context, found) : null
+  return successor ?? { ...found, cookies: [], fromCache: false }
+}
+
+/** The session `found` moved to in this browser, with its cookies; null when there is none (or the read failed, which is logged). */
+async function movedTo(context: SessionContext, found: FoundRow): Promise<DatabaseSession | null> {
+  const { sessionToken, cookies } = await successorOf(context, found.sessionToken)
+  const row = await call("getSessionAndUser", () => sessionAdapter(context).getSessionAndUser(sessionToken)).catch((error: Error) => void context.logger.error(error))
+  if (!row || row.session.expires.getTime() <= Date.now()) return null
+  return withCookies(context, { sessionToken, session: row.session, user: row.user }, cookies)
+}
+
+/** The bound token an Auth.js token moves to in this browser, and the CSRF cookie to keep as long as the session. */
+async function successorOf(context: SessionContext, legacyToken: string): Promise<{ sessionToken: string; cookies: string[] }> {
+  const { browser, cookies } = await bindToBrowser(context, context.sessionMaxAge)
+  return { sessionToken: await successorToken(context, legacyToken, browser), cookies }
+}
+
+/**
+ * `<64 hex>.<browser>`, as every latchkey token, its hex an HMAC of the Auth.js token and the
+ * binding under the secret: every request that moves one session in one browser names the same
+ * row, and no one without the secret can name it.
+ */
+async function successorToken(context: SessionContext, legacyToken: string, browser: string): Promise<string> {
+  const text = new TextEncoder()
+  const key = await crypto.subtle.importKey("raw", text.encode(context.secret[0]), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+  const mac = await crypto.subtle.sign("HMAC", key, text.encode(`latchkey moved session\0${legacyToken}\0${browser}`))
+  return `${hex(new Uint8Array(mac))}.${browser}`
+}
+
+/**
+ * Signing out with an Auth.js token also deletes the row it moved to in this browser: a sign-out
+ * sent with the old cookie before the move's answer arrived ends the session, whichever answer the
+ * browser applies last. (A sign-out with the new cookie cannot name the old row; it ends within
+ * the grace.) Read first, as some adapters throw when deleting a row that is not there.
+ */
+export async function deleteMovedSession(context: SessionContext, sessionToken: string): Promise<void> {
+  if (sessionToken.includes(".")) return
+  const binding = browserBinding(context)
+  const browser = binding instanceof Promise ? await binding : binding
+  if (browser === undefined) return
+  const adapter = sessionAdapter(context)
+  const successor = await successorToken(context, sessionToken, browser)
+  if (await call("getSessionAndUser", () => adapter.getSessionAndUser(successor))) await call("deleteSession", () => adapter.deleteSession(successor))
 }
 
 /** A new session token bound to this browser, and the CSRF cookie to keep as long as the session. */

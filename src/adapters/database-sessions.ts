@@ -12,6 +12,7 @@ import {
   clearDatabaseSessionCookies,
   createDatabaseSession,
   databaseSessionFor,
+  deleteMovedSession,
   freshDatabaseSessionFor,
   heldSession,
   isThisBrowsersToken,
@@ -70,6 +71,8 @@ export const databaseSessions: SessionStore = {
     if (sessionToken) {
       const adapter = context.adapter as AdapterWith<"deleteSession">
       const session = await call("deleteSession", () => adapter.deleteSession(sessionToken))
+      // An Auth.js token: the bound row latchkey moved it to in this browser ends with it.
+      await deleteMovedSession(context, sessionToken)
       await fireEvent(context, "signOut", { token: null, session: session ?? null })
     }
     return clearDatabaseSessionCookies(context)
