@@ -5,7 +5,7 @@
  * its pages and its answers, and its logging of a failure (a driver's error as its code, see
  * loggable-error.ts). The routes get these and nothing else of the handler.
  */
-import { csrfToken } from "../adapters/browser-binding.js"
+import { browserBinding, csrfToken } from "../adapters/browser-binding.js"
 import { fireEvent } from "../adapters/events.js"
 import type { PasswordHost } from "../passwords/host.js"
 import { completeSignIn, revokeSessions } from "./complete-sign-in.js"
@@ -45,6 +45,7 @@ export function passwordHost(context: RequestContext): PasswordHost {
     signInUrl: new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin).href,
     verifyCsrf: (submitted) => verifyCsrf(context, submitted),
     csrfToken: () => csrfToken(context),
+    browserBinding: async () => browserBinding(context),
     // Changing a password or an address is a change that lasts: the row decides, never the cache.
     // The rate-limit gate may have read it for this request already; that read is taken once.
     signedInUser: () => {

@@ -24,6 +24,8 @@ const PASSWORD_ROUTES: Record<string, RateLimitRoute> = {
   reset: "password-reset",
   change: "password-change",
   "change-email": "password-change",
+  // The verification link confirmed with the account's password, from another browser: a password check like sign-in's.
+  "verify-email": "password-sign-in",
 }
 
 /** The limited route a request is, from the router's parse; "all" for any other auth route, undefined for the session. */

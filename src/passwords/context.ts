@@ -40,7 +40,10 @@ export async function replacePassword({ adapter }: RouteContext, userId: string,
 /** Issues a token of `kind` for the user and mails its link to `to`. */
 export async function mailLink(route: RouteContext, kind: TokenKind, user: AdapterUser, to: string, callbackUrl?: string | null): Promise<void> {
   const { host, provider, adapter } = route
-  const token = await issueToken(adapter, host.secret, kind, user.id, to, provider.tokenMaxAge[LIFETIME[kind]])
+  // A verification link names the browser that proved the password (sign-up, or a sign-in before
+  // verifying): opened there it verifies at once; anywhere else the password confirms it (recovery.ts).
+  const browser = kind === "verify-email" ? await host.browserBinding() : undefined
+  const token = await issueToken(adapter, host.secret, kind, user.id, to, provider.tokenMaxAge[LIFETIME[kind]], browser)
   const url = new URL(`${host.baseUrl}/${LINK_ROUTE[kind]}`)
   url.searchParams.set("token", token)
   url.searchParams.set("email", to)

@@ -11,7 +11,7 @@ import { routeContext, type RouteContext } from "./context.js"
 import { passwordPage } from "./pages.js"
 import type { PasswordHasher } from "./hasher.js"
 import type { PasswordHost, PasswordPageInput, PasswordRequest } from "./host.js"
-import { forgotPassword, resetPassword, verifyEmail } from "./recovery.js"
+import { confirmAddress, forgotPassword, resetPassword, verifyEmail } from "./recovery.js"
 import { passwordSignIn } from "./sign-in.js"
 import { passwordSignUp } from "./sign-up.js"
 
@@ -20,11 +20,12 @@ const POSTS = {
   "sign-up": passwordSignUp,
   forgot: forgotPassword,
   reset: resetPassword,
+  "verify-email": confirmAddress,
   change: changePassword,
   "change-email": changeEmail,
 } as const satisfies Partial<Record<PasswordRequest["route"], (route: RouteContext, form: URLSearchParams) => Promise<Response>>>
 
-async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset"): Promise<Response> {
+async function page(route: RouteContext, name: "sign-up" | "forgot" | "reset" | "verify-email"): Promise<Response> {
   const { host, provider } = route
   const query = host.url.searchParams
   const { token, cookies } = await host.csrfToken()
@@ -63,7 +64,7 @@ function checkEmail({ host }: RouteContext): Response {
 }
 
 async function get(route: RouteContext, name: PasswordRequest["route"]): Promise<Response> {
-  if (name === "verify-email") return verifyEmail(route)
+  if (name === "verify-email") return verifyEmail(route, () => page(route, "verify-email"))
   if (name === "confirm-email") return confirmEmail(route)
   if (name === "check-email") return checkEmail(route)
   if (name === "sign-up" && !route.provider.allowSignUp) return refuse(route.host, "SignUpDisabled", route.host.signInUrl)

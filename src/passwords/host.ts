@@ -81,7 +81,7 @@ export interface PasswordSignIn {
  * const page: PasswordPage = "forgot"
  * ```
  */
-export type PasswordPage = "sign-up" | "forgot" | "reset" | "check-email"
+export type PasswordPage = "sign-up" | "forgot" | "reset" | "verify-email" | "check-email"
 
 /**
  * The props of a password page.
@@ -165,6 +165,8 @@ export interface PasswordHost {
   verifyCsrf(submitted: string | null): Promise<boolean>
   /** The CSRF token for a page's form, with the cookie that carries it. */
   csrfToken(): Promise<{ token: string; cookies: string[] }>
+  /** What names this browser to the app (the hash of its CSRF cookie's token), or undefined without one. */
+  browserBinding(): Promise<string | undefined>
   /** This browser's user, confirmed against the session row (never a cached copy), or null. */
   signedInUser(): Promise<{ userId: string; user?: AdapterUser } | null>
   /** Finishes a sign-in; answers the handler's redirect carrying the session cookie. */

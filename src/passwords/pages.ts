@@ -143,6 +143,27 @@ function resetPage(props: PasswordPageProps, errorMessage: ErrorText): Rendered 
   return ["Reset your password", `<h1>Reset your password</h1>${alertBox(message)}${form}${links([expired, link(props.signInUrl, "Back to sign in")])}`]
 }
 
+/**
+ * The verification link opened in a browser other than the one that chose the password (a phone,
+ * a mail scanner, or someone who never signed up): the password confirms it, so a link followed by
+ * a scanner, or by an address's owner who never made the account, never adopts a password someone
+ * else chose.
+ */
+function confirmAddressPage(props: PasswordPageProps, errorMessage: ErrorText): Rendered {
+  const message = messageFor(props, errorMessage)
+  if (!props.token || !props.email) {
+    return ["Confirm your email", `<h1>Confirm your email</h1>${alertBox(message ?? errorMessage("InvalidToken"))}${links([link(props.signInUrl, "Back to sign in")])}`]
+  }
+  const intro = "<p>This link was opened in another browser than the one the account was made in. Enter the account's password to confirm your address and sign in.</p>"
+  const refused = props.error === "CredentialsSignin"
+  const inputs =
+    field({ id: "password-email", name: "email", label: "Email", type: "email", autocomplete: "username", value: props.email, readonly: true }) +
+    field({ id: "password-current", name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, invalid: refused, focus: true })
+  const form = `<form method="post" action="${escapeHtml(props.action)}">${hidden({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl, token: props.token })}${inputs}${button("Confirm and sign in")}</form>`
+  const notYours = props.forgotUrl ? `Did not make this account? Ignore the email, or ${link(props.forgotUrl, "choose a password for this address")}.` : undefined
+  return ["Confirm your email", `<h1>Confirm your email</h1>${intro}${alertBox(message)}${form}${links([notYours])}`]
+}
+
 const CHECK_EMAIL: Record<NonNullable<PasswordPageProps["kind"]>, (to: string) => string> = {
   "verify-email": (to) => `We sent a link to ${to}. Open it to confirm your address and finish creating your account.`,
   reset: (to) => `If an account uses ${to}, we sent it a link to choose a new password.`,
@@ -179,6 +200,7 @@ const PAGES: Record<PasswordPageName, (props: PasswordPageProps, errorMessage: E
   "sign-up": signUpPage,
   forgot: forgotPage,
   reset: resetPage,
+  "verify-email": confirmAddressPage,
   "check-email": checkEmailPage,
 }
 

@@ -1,22 +1,54 @@
 /**
- * The mailed links that prove an address: verifying it after sign-up (`GET password/verify-email`),
- * and forgot → reset (`POST password/forgot`, `POST password/reset`). Forgot answers "check your
- * email" whatever the address, after a dummy verify either way; a known one also gets the mail. A reset is
- * checked against the rules before its token is spent (a weak password leaves the link usable),
- * ends every session of the user by default, and signs this browser in.
+ * The mailed links that prove an address: verifying it after sign-up (`GET password/verify-email`,
+ * or `POST` with the password from another browser), and forgot → reset (`POST password/forgot`,
+ * `POST password/reset`). Forgot answers "check your email" whatever the address, after a dummy
+ * verify either way; a known one also gets the mail. A reset is checked against the rules before
+ * its token is spent (a weak password leaves the link usable), ends every session of the user by
+ * default, and signs this browser in.
  */
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, routeUrl } from "./answers.js"
 import { hasAddress, mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
+import { verifyFor } from "./sign-in.js"
+import { madeInBrowser, tokenUser } from "./tokens.js"
 
-export async function verifyEmail(route: RouteContext): Promise<Response> {
-  const { host, provider, adapter } = route
+/**
+ * A verification link, opened. A link proves the mailbox, not who chose the password: anyone can
+ * sign up with someone else's address, and a mail scanner opens every link it sees. So the link
+ * verifies at once only in the browser that proved the password (it names that browser); anywhere
+ * else it shows the confirm page, where the password completes it (`confirmAddress`), and nothing
+ * is spent until then. A scanner, or an address's owner who never made the account, cannot adopt a
+ * password someone else set.
+ */
+export async function verifyEmail(route: RouteContext, openPage: () => Promise<Response>): Promise<Response> {
+  const { host } = route
   const query = host.url.searchParams
-  const { email, user } = await userOfLink(route, "verify-email", query.get("token"), query.get("email"))
+  if (!madeInBrowser(query.get("token"), await host.browserBinding())) return openPage()
+  return verifiedBy(route, query.get("token"), query.get("email"), query.get("callbackUrl"))
+}
+
+/** `POST password/verify-email`: the link's token with the account's password, from any browser. */
+export async function confirmAddress(route: RouteContext, form: URLSearchParams): Promise<Response> {
+  const { host, provider, adapter } = route
+  const token = form.get("token")
+  const back = routeUrl(host, "password/verify-email", { token, email: addressOf(provider, form.get("email")), callbackUrl: form.get("callbackUrl") })
+  // The password first: a wrong one leaves the link usable. The token's user is only a claim until
+  // useToken proves it, so the verify runs (against a dummy without a password) whatever it names.
+  const userId = tokenUser(token)
+  const stored = userId === undefined ? null : await adapter.getUserPassword(userId)
+  const verdict = await verifyFor(route, form.get("password") ?? "", stored)
+  if (verdict === "refused" || !verdict.valid) return refuse(host, "CredentialsSignin", back)
+  return verifiedBy(route, token, form.get("email"), form.get("callbackUrl"))
+}
+
+/** Spends a verification token; the user's address is then verified, and this browser signed in. */
+async function verifiedBy(route: RouteContext, token: string | null, rawEmail: string | null, callbackUrl: string | null): Promise<Response> {
+  const { host, provider, adapter } = route
+  const { email, user } = await userOfLink(route, "verify-email", token, rawEmail)
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", host.signInUrl)
   const verified = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
   await host.fireEvent("updateUser", { user: verified })
-  return host.asAnswer(await host.completeSignIn({ user: verified as User, providerId: provider.id, isNewUser: true, callbackUrl: query.get("callbackUrl") }))
+  return host.asAnswer(await host.completeSignIn({ user: verified as User, providerId: provider.id, isNewUser: true, callbackUrl }))
 }
 
 export async function forgotPassword(route: RouteContext, form: URLSearchParams): Promise<Response> {

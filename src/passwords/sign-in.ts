@@ -11,7 +11,8 @@ import { addressOf, refuse } from "./answers.js"
 import { mailLink, type RouteContext } from "./context.js"
 import type { PasswordVerification } from "./hasher.js"
 
-async function verifyFor(route: RouteContext, password: string, stored: string | null | undefined): Promise<PasswordVerification | "refused"> {
+/** The hasher's verdict on `password` against `stored` (a dummy verify without one), or "refused". */
+export async function verifyFor(route: RouteContext, password: string, stored: string | null | undefined): Promise<PasswordVerification | "refused"> {
   try {
     return stored ? await route.hasher.verify(password, stored) : await route.hasher.verifyDummy(password)
   } catch (error) {

@@ -37,10 +37,13 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 /** The longest user-id part a token may have: 256 bytes of id, base64url-encoded. */
 const MAX_USER_PART = 342
 
+/** How many characters of the browser binding a token carries (132 bits). */
+const BROWSER_PART = 22
+
 /** The user id a token carries, or undefined for a token that is not one of ours. */
 function userIdOf(token: string): string | undefined {
-  const [random, user, ...rest] = token.split(".")
-  if (rest.length > 0 || random?.length !== 43 || !user || user.length > MAX_USER_PART) return undefined
+  const [random, user, browser, ...rest] = token.split(".")
+  if (rest.length > 0 || (browser !== undefined && browser.length !== BROWSER_PART) || random?.length !== 43 || !user || user.length > MAX_USER_PART) return undefined
   try {
     const userId = new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64url(user))
     // A link's id reaches the adapter's queries: one with a NUL or another control character is no id
@@ -54,11 +57,29 @@ function userIdOf(token: string): string | undefined {
 const timeOf = (expires: Date | string) => new Date(expires).getTime()
 
 /**
- * Makes a token for `userId` and `email`, valid for `maxAge` seconds, and stores its hash; the
- * newest token of a kind supersedes every older one of that user. Answers the token for the link.
+ * Whether `token` was made in the browser whose binding is `binding` (see `issueToken`'s
+ * `browser`); false for a token made without one. The part is covered by the stored hash, so a
+ * link edited to name another browser is no link.
  */
-export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number): Promise<string> {
-  const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}`
+export function madeInBrowser(token: string | null, binding: string | undefined): boolean {
+  const part = token?.split(".")[2]
+  return part !== undefined && binding !== undefined && part === binding.slice(0, BROWSER_PART)
+}
+
+/** The user a token names (unchecked: only `useToken` proves it), or undefined for one that is not ours. */
+export function tokenUser(token: string | null): string | undefined {
+  return token ? userIdOf(token) : undefined
+}
+
+/**
+ * Makes a token for `userId` and `email`, valid for `maxAge` seconds, and stores its hash; the
+ * newest token of a kind supersedes every older one of that user. With `browser` (a browser
+ * binding), the token names the browser it was asked from ({@link madeInBrowser}). Answers the
+ * token for the link.
+ */
+export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number, browser?: string): Promise<string> {
+  const named = browser === undefined ? "" : `.${browser.slice(0, BROWSER_PART)}`
+  const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}${named}`
   const expires = await claimLatest(adapter, kind, userId, Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000)
   await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
   return token

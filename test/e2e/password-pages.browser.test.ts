@@ -117,6 +117,9 @@ const PAGES: [name: string, path: string][] = [
   ["reset", "/auth/password/reset?token=example&email=ada%40example.com"],
   ["reset-expired", "/auth/password/reset?token=example&email=ada%40example.com&error=InvalidToken"],
   ["check-email-verify", "/auth/verify-request?provider=password&kind=verify-email"],
+  // A verification link opened in a browser other than the one that signed up: the password confirms it.
+  ["confirm-email-verify", "/auth/password/verify-email?token=example&email=ada%40example.com"],
+  ["confirm-email-verify-refused", "/auth/password/verify-email?token=example&email=ada%40example.com&error=CredentialsSignin"],
   ["check-email-reset", "/auth/verify-request?provider=password&kind=reset"],
 ]
 

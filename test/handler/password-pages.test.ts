@@ -44,6 +44,7 @@ const EVERY: [PasswordPageName, PasswordPageProps][] = [
   ["sign-up", { ...BASE, fields: [{ name: "company", label: "Company", required: true }] }],
   ["forgot", { ...BASE, action: "/auth/password/forgot" }],
   ["reset", { ...BASE, action: "/auth/password/reset", token: "tok", email: "ada@example.com" }],
+  ["verify-email", { ...BASE, action: "/auth/password/verify-email", token: "tok", email: "ada@example.com" }],
   ["check-email", { ...BASE, kind: "verify-email" }],
 ]
 

@@ -24,7 +24,7 @@ describe.each(["jwt", "database"] as const)("password sign-up and sign-in with %
     const [first, mail] = app.mailbox.filter((sent) => sent.kind === "verify-email")
     expect(mail!.text).toContain(mail!.url)
     expect(first!.url).toContain(encodeURIComponent(`${ORIGIN}/dashboard`))
-    const older = await app.browser().get(linkOf(first))
+    const older = await browser.get(linkOf(first))
     expect(older.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=InvalidToken`)
     const verified = await browser.get(linkOf(mail))
     expect(verified.status).toBe(302)
@@ -33,7 +33,7 @@ describe.each(["jwt", "database"] as const)("password sign-up and sign-in with %
     expect(app.adapter.users.get(user!.id)!.emailVerified).toBeInstanceOf(Date)
 
     // The link works once.
-    const again = await app.browser().get(linkOf(mail))
+    const again = await browser.get(linkOf(mail))
     expect(again.headers.get("location")).toContain("error=InvalidToken")
 
     const other = app.browser()
