@@ -67,14 +67,14 @@ const ENTRIES = [
   // build's run-time node:crypto probe is 4.7 KB), beside 5.6 KB for better-auth/crypto's hashPassword and
   // verifyPassword measured the same way. Budgeted at the first measure plus 3%.
   // Issue 28: the hashing floor was 4.6 KB; the whole feature (routes, tokens, mails, pages, the sign-in form) is 11.6 KB, + 2%.
-  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 11.9 * KB },
+  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 12.3 * KB }, // the outside review: a verification link opened elsewhere asks for the password (its page and route), 12.1 KB, + 2%
   // The framework integrations: createAuth under them, plus their own thin layer (next/headers and
   // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.5 * KB, external: ["next"] }, // the passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 55.8 * KB, external: ["@sveltejs/kit"] }, // the passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 57.8 * KB, external: ["next"] }, // the passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 57.1 * KB, external: ["@sveltejs/kit"] }, // the passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -109,16 +109,20 @@ const ENTRIES = [
   // feature stay in latchkey/passwords): budgets at those plus 2%. Still over @auth/core's whole (issue 26).
   // Issue 26 again: the passkey section and checks left for latchkey/webauthn, 52.6 KB initial and 55.3 KB
   // whole (@auth/core + 9.0 KB); budgets lowered to those plus 2% so the gain holds.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.7 * KB, wholeBudget: 56.4 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // The outside review's fixes, 53.8 KB initial and 56.6 KB whole (@auth/core + 10.3 KB), budgets at those plus 2%:
+  // an Auth.js session moved to a bound token keeps answering for a minute (requests in flight), about 0.6 KB;
+  // unknown keys inside pages, session, callbacks, events and jwt warned about, about 0.4 KB; the limiter
+  // counting the account as its provider spells it, about 0.15 KB; the rest under 0.1 KB each.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 54.9 * KB, wholeBudget: 57.7 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app as a production build makes it: the bundler sets the `production` condition (webpack,
   // Vite, Parcel and Turbopack do; esbuild and wrangler only when told), so `#development` is the stubs
   // (handler/production.ts). 49.7 KB initial, 52.0 KB whole (@auth/core + 5.7 KB) when first measured;
   // budgeted at those plus 2%. The peer is measured with the same conditions. Lowered with the passkey move
-  // (issue 26): 52.5 KB initial, 54.8 KB whole, plus 2%.
-  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 53.6 * KB, wholeBudget: 55.9 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // (issue 26): 52.5 KB initial, 54.8 KB whole, plus 2%. The outside review's fixes (see above): 53.7; 56.0 KB, + 2%.
+  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 54.8 * KB, wholeBudget: 57.1 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 62.5 * KB, wholeBudget: 63.6 * KB }, // the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 63.8 * KB, wholeBudget: 65.0 * KB }, // the outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
 async function measure(code, external = [], production = false) {
