@@ -12,6 +12,7 @@ import type { OIDCConfig } from "../../src/providers/types.js"
 import { adapterMatrix, type AdapterStore } from "../adapters/matrix.js"
 import { csrf, postForm } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
+import { movingOrigin } from "../interop/moving-origin.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 
 const ORIGIN = "http://localhost:3000"
@@ -43,19 +44,12 @@ function site(adapter: Adapter) {
   const corp = { id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: "app", clientSecret: "app-secret" } as const
   const latchkey = Latchkey({ secret: SECRET, env: { AUTH_URL: ORIGIN }, adapter, providers: [corp satisfies OIDCConfig], session: { cache: { maxAge: 60 } } })
   const authjsConfig: AuthjsConfig = { secret: SECRET, trustHost: true, basePath: "/auth", adapter: adapter as unknown as AuthjsAdapter, providers: [{ ...corp }], session: { strategy: "database" } }
-  let serving: "authjs" | "latchkey" = "latchkey"
-  const dispatch: typeof fetch = async (input, init) => {
-    const url = new URL(String(input))
-    if (url.origin !== ORIGIN) return fetch(input, init)
-    if (!url.pathname.startsWith("/auth/")) return new Response("the app's page")
-    const request = new Request(url, init as RequestInit)
-    return serving === "latchkey" ? latchkey.handler(request) : Auth(request, authjsConfig)
-  }
+  const { dispatch, serve } = movingOrigin(ORIGIN, { authjs: (request) => Auth(request, authjsConfig), latchkey: latchkey.handler }, "latchkey")
   const browser = new TestBrowser(undefined, dispatch)
   return {
     latchkey,
     browser,
-    serve: (side: "authjs" | "latchkey") => void (serving = side),
+    serve,
     async signIn() {
       await postForm(browser, "/auth/signin/corp", { csrfToken: await csrf(browser, ORIGIN), callbackUrl: `${ORIGIN}/dashboard` }, ORIGIN)
       expect(browser.cookies(ORIGIN).get(SESSION)).toBeDefined()

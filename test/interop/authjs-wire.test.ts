@@ -12,11 +12,11 @@ import type { EmailConfig } from "../../src/providers/types.js"
 import Credentials from "../../src/providers/credentials.js"
 import { csrf, postForm } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
+import { movingOrigin, type Side } from "./moving-origin.js"
 
 const ORIGIN = "https://app.example.com"
 const SECRET = "latchkey-wire-secret-0123456789abcdef0123"
 
-type Side = "authjs" | "latchkey"
 type SignInArguments = { user: Record<string, unknown>; account: Record<string, unknown> | null; email?: { verificationRequest?: boolean } }
 
 /**
@@ -28,9 +28,8 @@ function site(options: { signIn?: (params: SignInArguments) => boolean | string;
   const adapter = memoryAdapter()
   const outbox: string[] = []
   const seen: { side: Side; params: SignInArguments }[] = []
-  let serving: Side = "authjs"
   const signIn = (params: SignInArguments) => {
-    seen.push({ side: serving, params: structuredClone(params) })
+    seen.push({ side: origin.serving(), params: structuredClone(params) })
     return options.signIn?.(params) ?? true
   }
   const email = {
@@ -63,20 +62,13 @@ function site(options: { signIn?: (params: SignInArguments) => boolean | string;
     callbacks: { signIn: signIn as never },
     logger: { error: () => {}, warn: () => {} },
   })
-  const dispatch: typeof fetch = async (input, init) => {
-    const url = new URL(String(input))
-    if (!url.pathname.startsWith("/auth/")) return new Response("the app's page", { headers: { "content-type": "text/plain" } })
-    const request = new Request(url, init as RequestInit)
-    return serving === "latchkey" ? latchkey.handler(request) : Auth(request, authjsConfig)
-  }
+  const origin = movingOrigin(ORIGIN, { authjs: (request) => Auth(request, authjsConfig), latchkey: latchkey.handler })
   return {
     adapter,
     outbox,
     seen,
-    serve(side: Side) {
-      serving = side
-    },
-    browser: () => new TestBrowser(undefined, dispatch),
+    serve: origin.serve,
+    browser: () => new TestBrowser(undefined, origin.dispatch),
     async askForLink(browser: TestBrowser, address: string): Promise<URL> {
       return (await postForm(browser, "/auth/signin/email", { csrfToken: await csrf(browser, ORIGIN), email: address, callbackUrl: `${ORIGIN}/welcome` }, ORIGIN)).url
     },

@@ -14,6 +14,7 @@ import type { OIDCConfig } from "../../src/providers/types.js"
 import { adapterMatrix, type MatrixEntry } from "../adapters/matrix.js"
 import { csrf, postForm } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
+import { movingOrigin, type Side } from "./moving-origin.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 
 const SECRET = "latchkey-interop-secret-0123456789abcdef"
@@ -33,7 +34,6 @@ beforeAll(async () => {
 afterAll(() => idp.close())
 afterEach(() => void vi.useRealTimers())
 
-type Side = "authjs" | "latchkey"
 type SessionJson = { user?: { name?: string | null; email?: string | null }; expires?: string } | null
 
 /**
@@ -54,14 +54,7 @@ function movingSite(origin: string, adapter: Adapter, session: { maxAge?: number
     logger: { error: (error) => void errors.push(error), warn: () => {}, debug: () => {} },
   }
   const authjs = (request: Request) => Auth(request, authjsConfig)
-  let serving: Side = "authjs"
-  const dispatch: typeof fetch = async (input, init) => {
-    const url = new URL(String(input))
-    if (url.origin !== origin) return fetch(input, init)
-    if (!url.pathname.startsWith("/auth/")) return new Response("the app's page", { headers: { "content-type": "text/plain" } })
-    const request = new Request(url, init as RequestInit)
-    return serving === "latchkey" ? latchkey.handler(request) : authjs(request)
-  }
+  const { dispatch, serve } = movingOrigin(origin, { authjs, latchkey: latchkey.handler })
   const browser = new TestBrowser(undefined, dispatch)
   const cookieName = origin.startsWith("https:") ? "__Secure-authjs.session-token" : "authjs.session-token"
   return {
@@ -70,9 +63,7 @@ function movingSite(origin: string, adapter: Adapter, session: { maxAge?: number
     latchkey,
     authjs,
     cookieName,
-    serve(side: Side) {
-      serving = side
-    },
+    serve,
     /** Signs in as Ada through the app now served, as a browser does: its csrf endpoint, then the form. */
     async signIn() {
       const { url } = await postForm(browser, "/auth/signin/corp", { csrfToken: await csrf(browser, origin), callbackUrl: `${origin}/home` }, origin)

@@ -17,6 +17,7 @@ import type { OIDCConfig } from "../../src/providers/types.js"
 import { adapterMatrix, type AdapterStore, type MatrixEntry } from "../adapters/matrix.js"
 import { csrf, postForm } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
+import { movingOrigin } from "./moving-origin.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 
 const SECRET = "latchkey-slide-race-secret-0123456789abcdef"
@@ -72,14 +73,7 @@ function movingSite(base: Adapter, session: { cache?: { maxAge: number } } = {})
     session: { strategy: "database", ...SLIDING },
     logger,
   }
-  let serving: "authjs" | "latchkey" = "authjs"
-  const dispatch: typeof fetch = async (input, init) => {
-    const url = new URL(String(input))
-    if (url.origin !== ORIGIN) return fetch(input, init)
-    if (!url.pathname.startsWith("/auth/")) return new Response("the app's page", { headers: { "content-type": "text/plain" } })
-    const request = new Request(url, init as RequestInit)
-    return serving === "latchkey" ? latchkey.handler(request) : Auth(request, authjsConfig)
-  }
+  const { dispatch, serve } = movingOrigin(ORIGIN, { authjs: (request) => Auth(request, authjsConfig), latchkey: latchkey.handler })
   const browser = new TestBrowser(undefined, dispatch)
   return {
     adapter,
@@ -98,7 +92,7 @@ function movingSite(base: Adapter, session: { cache?: { maxAge: number } } = {})
       const row = await adapter.getSessionAndUser!(cookies.get(COOKIE)!)
       expect(row).not.toBeNull()
       vi.useFakeTimers({ toFake: ["Date"], now: row!.session.expires.getTime() - (SLIDING.maxAge - SLIDING.updateAge - 1) * 1000 })
-      serving = "latchkey"
+      serve("latchkey")
       return cookies
     },
     /** GET /auth/session through latchkey with exactly `cookies`, as a request the browser already sent. */
