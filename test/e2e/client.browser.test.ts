@@ -85,7 +85,7 @@ describe("latchkey/client in Chromium", () => {
       await page.goto(`${app!.url}/login`)
       const sent = app!.outbox.length
       const result = await page.evaluate(() => window.latchkey.signIn("email", { email: "grace@example.com", redirectTo: "/account", redirect: false }))
-      expect(result).toMatchObject({ ok: true, url: `${app!.url}/auth/verify-request?provider=email` })
+      expect(result).toMatchObject({ ok: true, url: `${app!.url}/auth/verify-request?provider=email&type=email` })
       expect(app!.outbox).toHaveLength(sent + 1)
       const link = app!.outbox[sent]!
       expect(new URL(link).searchParams.get("email")).toBe("grace@example.com")
