@@ -112,7 +112,10 @@ export const jwtSessions: SessionStore = {
     if (!(await isThisBrowsers(context, claims))) return notThisBrowsers(context)
     // Asked of the shared store, not a cached copy: a change that lasts is never made for a revoked session.
     if (!(await isConfirmedVersion(context, claims))) return null
-    return { userId: claims.sub }
+    // The app's jwt callback can end a session too (Auth.js's way: it answers null), and every read
+    // honours that; a change that lasts must not be looser than a read.
+    const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
+    return shaped && shaped.sub === claims.sub ? { userId: claims.sub } : null
   },
   async refreshUser(context, user) {
     const read = await readFreshClaims(context)
