@@ -183,7 +183,7 @@ async function withCookies(context: SessionContext, found: FoundRow, more: strin
  * read with its cookie moves it again, to the same successor.
  */
 async function moved(context: SessionContext, found: FoundRow): Promise<DatabaseSession> {
-  const { sessionToken, cookies } = await successorOf(context, found.sessionToken)
+  const { sessionToken, cookies } = await boundSessionToken(context, found.sessionToken)
   const session = await successorRow(context, { sessionToken, userId: found.user.id, expires: new Date(Date.now() + context.sessionMaxAge * 1000) })
   const grace = new Date(Date.now() + MOVED_GRACE_MS)
   await call("updateSession", () => sessionAdapter(context).updateSession({ sessionToken: found.sessionToken, expires: grace })).catch((error: Error) => context.logger.error(error))
@@ -222,16 +222,10 @@ async function afterMove(context: SessionContext, found: FoundRow, slide: boolea
 
 /** The session `found` moved to in this browser, with its cookies; null when there is none (or the read failed, which is logged). */
 async function movedTo(context: SessionContext, found: FoundRow): Promise<DatabaseSession | null> {
-  const { sessionToken, cookies } = await successorOf(context, found.sessionToken)
+  const { sessionToken, cookies } = await boundSessionToken(context, found.sessionToken)
   const row = await call("getSessionAndUser", () => sessionAdapter(context).getSessionAndUser(sessionToken)).catch((error: Error) => void context.logger.error(error))
   if (!row || row.session.expires.getTime() <= Date.now()) return null
   return withCookies(context, { sessionToken, session: row.session, user: row.user }, cookies)
-}
-
-/** The bound token an Auth.js token moves to in this browser, and the CSRF cookie to keep as long as the session. */
-async function successorOf(context: SessionContext, legacyToken: string): Promise<{ sessionToken: string; cookies: string[] }> {
-  const { browser, cookies } = await bindToBrowser(context, context.sessionMaxAge)
-  return { sessionToken: await successorToken(context, legacyToken, browser), cookies }
 }
 
 /**
@@ -254,18 +248,21 @@ async function successorToken(context: SessionContext, legacyToken: string, brow
  */
 export async function deleteMovedSession(context: SessionContext, sessionToken: string): Promise<void> {
   if (sessionToken.includes(".")) return
-  const binding = browserBinding(context)
-  const browser = binding instanceof Promise ? await binding : binding
+  const browser = await browserBinding(context)
   if (browser === undefined) return
   const adapter = sessionAdapter(context)
   const successor = await successorToken(context, sessionToken, browser)
   if (await call("getSessionAndUser", () => adapter.getSessionAndUser(successor))) await call("deleteSession", () => adapter.deleteSession(successor))
 }
 
-/** A new session token bound to this browser, and the CSRF cookie to keep as long as the session. */
-async function boundSessionToken(context: SessionContext): Promise<{ sessionToken: string; cookies: string[] }> {
+/**
+ * A new session token bound to this browser, and the CSRF cookie to keep as long as the session:
+ * random, or, for an Auth.js token `movedFrom`, the one it moves to in this browser (successorToken).
+ */
+async function boundSessionToken(context: SessionContext, movedFrom?: string): Promise<{ sessionToken: string; cookies: string[] }> {
   const { browser, cookies } = await bindToBrowser(context, context.sessionMaxAge)
-  return { sessionToken: `${hex(crypto.getRandomValues(new Uint8Array(32)))}.${browser}`, cookies }
+  const sessionToken = movedFrom === undefined ? `${hex(crypto.getRandomValues(new Uint8Array(32)))}.${browser}` : await successorToken(context, movedFrom, browser)
+  return { sessionToken, cookies }
 }
 
 /**
