@@ -30,7 +30,7 @@ import { html, json, redirect, text } from "./response.js"
 import { formOf, get, JSON_ROUTES, post } from "./routes.js"
 import { settleConfig } from "./settle.js"
 import { checkAtStartup } from "./startup.js"
-import { rateLimitGate } from "./rate-limit-host.js"
+import { rateLimitGate, spellingOf } from "./rate-limit-host.js"
 import { isPromise } from "../rate-limits/limiter.js"
 import { webRequestUrl } from "./web-request.js"
 import { PASSWORD_ACTION } from "./password.js"
@@ -314,7 +314,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
 
   const account = accountApi(settled, startupProviders, confirmedUserId)
   // Every spelling the limited routes count under: the default's, and each email or password provider's own.
-  const spellings = startupProviders.flatMap((provider) => ((provider.type === "email" || provider.type === "password") && provider.normalizeIdentifier ? [provider.normalizeIdentifier] : []))
+  const spellings = startupProviders.map(spellingOf).filter((spelling) => spelling !== undefined)
   const clearLockout = async (identifier: string) => settled.rateLimiter?.clearLockout(identifier, spellings)
   const made: Auth<S> = { handler, auth: auth as Auth<S>["auth"], authFromCookies: authFromCookies as Auth<S>["authFromCookies"], basePath: settled.basePath, clearLockout, ...account }
   // Only where it works: a plug-in that refreshes (the type says the same, from `P`).

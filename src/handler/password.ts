@@ -21,6 +21,11 @@ function isPasswordProvider(provider: ResolvedProvider | undefined): provider is
   return provider?.type === "password"
 }
 
+/** The app's password provider (at most one: checked at start-up), which `password/*` routes act for. */
+export function passwordProviderOf(providers: readonly ResolvedProvider[]): PasswordProvider | undefined {
+  return providers.find(isPasswordProvider)
+}
+
 /** Whether the router hands this request (a POST when `post`) to the password routes. */
 export function isPasswordRoute(action: string, provider: ResolvedProvider | undefined, post = false): boolean {
   // latchkey/client's signIn(id) posts to signin/<id> whatever the provider's type: for a password
@@ -37,7 +42,7 @@ export function passwordSubRoute(context: Pick<RequestContext, "url" | "basePath
 /** A password request (`form` for a POST), answered by the app's `passwords`; 404 in JSON without it. */
 export function passwordRoute(context: RequestContext, action: string, provider: ResolvedProvider | undefined, form?: URLSearchParams): Promise<Response> {
   const plugIn = context.passwords
-  const passwordProvider = isPasswordProvider(provider) ? provider : context.providers.find(isPasswordProvider)
+  const passwordProvider = isPasswordProvider(provider) ? provider : passwordProviderOf(context.providers)
   const route: PasswordRequest["route"] | undefined =
     action === "verify-request" ? "check-email" : action === "callback" || action === "signin" ? (form ? "sign-in" : undefined) : (passwordSubRoute(context) as PasswordRequest["route"] | undefined)
   if (!plugIn || !passwordProvider || route === undefined) return Promise.resolve(json({ error: "NotFound" }, [], 404))

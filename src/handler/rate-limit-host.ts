@@ -15,7 +15,7 @@ import type { RequestContext } from "./context.js"
 import { errorPage } from "./pages/simple.js"
 import { html, json } from "./response.js"
 import { wantsReturnedRedirect } from "./return-redirect.js"
-import { PASSWORD_ACTION, passwordSubRoute } from "./password.js"
+import { PASSWORD_ACTION, passwordProviderOf, passwordSubRoute } from "./password.js"
 
 /** The limited route of each password POST under `password/`. */
 const PASSWORD_ROUTES: Record<string, RateLimitRoute> = {
@@ -66,9 +66,12 @@ const PROVIDER_SPELLED = new Set<RateLimitRoute>(["email-send", "email-callback"
  * Undefined on every other route, a credentials sign-in first among them, at the cost of one lookup.
  */
 function normalizerOf(context: RequestContext, route: RateLimitRoute, provider: ResolvedProvider | undefined): IdentifierNormalizer | undefined {
-  if (!PROVIDER_SPELLED.has(route)) return undefined
-  const own = provider ?? context.providers.find((candidate) => candidate.type === "password")
-  return own?.type === "email" || own?.type === "password" ? own.normalizeIdentifier : undefined
+  return PROVIDER_SPELLED.has(route) ? spellingOf(provider ?? passwordProviderOf(context.providers)) : undefined
+}
+
+/** A provider's own `normalizeIdentifier`, when it is an email or password provider that has one. */
+export function spellingOf(provider: ResolvedProvider | undefined): IdentifierNormalizer | undefined {
+  return provider?.type === "email" || provider?.type === "password" ? provider.normalizeIdentifier : undefined
 }
 
 /** Each credentials provider's identifier field (null: none), found once: every attempt asks. */
