@@ -159,8 +159,8 @@ export async function readDatabaseSession(context: SessionContext, slide: boolea
   }
 }
 
-/** A row extended by `maxAge`, with its cookies re-set; an Auth.js row is moved to a bound token instead. */
-async function slid(context: SessionContext, found: FoundRow): Promise<DatabaseSession> {
+/** A row extended by `maxAge`, with its cookies re-set; an Auth.js row is moved to a bound token instead (null: revoked meanwhile). */
+async function slid(context: SessionContext, found: FoundRow): Promise<DatabaseSession | null> {
   if (!found.sessionToken.includes(".")) return moved(context, found)
   const { sessionToken } = found
   const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
@@ -182,11 +182,19 @@ async function withCookies(context: SessionContext, found: FoundRow, more: strin
  * orphan beside it. If cutting the old row fails (logged), it ends at its own expiry, and a later
  * read with its cookie moves it again, to the same successor.
  */
-async function moved(context: SessionContext, found: FoundRow): Promise<DatabaseSession> {
+async function moved(context: SessionContext, found: FoundRow): Promise<DatabaseSession | null> {
+  const adapter = sessionAdapter(context)
   const { sessionToken, cookies } = await boundSessionToken(context, found.sessionToken)
   const session = await successorRow(context, { sessionToken, userId: found.user.id, expires: new Date(Date.now() + context.sessionMaxAge * 1000) })
   const grace = new Date(Date.now() + MOVED_GRACE_MS)
-  await call("updateSession", () => sessionAdapter(context).updateSession({ sessionToken: found.sessionToken, expires: grace })).catch((error: Error) => context.logger.error(error))
+  await call("updateSession", () => adapter.updateSession({ sessionToken: found.sessionToken, expires: grace })).catch((error: Error) => context.logger.error(error))
+  // A revocation ("sign out everywhere", a reset) that deleted the user's rows after this move read
+  // the old row, and before it wrote the successor, never saw the successor: the old row must still
+  // be there, or the successor goes too and the session is over.
+  if (!(await call("getSessionAndUser", () => adapter.getSessionAndUser(found.sessionToken)))) {
+    if (await call("getSessionAndUser", () => adapter.getSessionAndUser(sessionToken))) await call("deleteSession", () => adapter.deleteSession(sessionToken))
+    return null
+  }
   return withCookies(context, { sessionToken, session, user: found.user }, cookies)
 }
 

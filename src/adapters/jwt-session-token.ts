@@ -211,8 +211,9 @@ export async function decodeSessionCookie(context: SessionContext): Promise<JWT 
   const token = tokenCookieOf(context.request, salt)
   if (!token) return null
   const params = { token, secret: context.secret, salt }
+  let claims: JWT | null
   try {
-    return context.codec.decode ? await context.codec.decode(params) : await decodeToken<JWT>(params)
+    claims = context.codec.decode ? await context.codec.decode(params) : await decodeToken<JWT>(params)
   } catch (error) {
     context.logger.debug("session token rejected", { code: (error as { code?: unknown }).code ?? "ERR_DECODE_FAILED" })
     // Loaded on demand: only a cookie that failed to open pays for the warning's code.
@@ -220,6 +221,15 @@ export async function decodeSessionCookie(context: SessionContext): Promise<JWT 
     warnOnSecretMismatch(context.diagnostics, error)
     return null
   }
+  // \`session.maxAge\` bounds a token from its issue, whatever \`exp\` it carries: a revocation is kept
+  // for \`maxAge\` (revokeVersions), so a token sealed under a longer one (before an app shortened it,
+  // or by Auth.js with its own) must not outlive the revocation that ended it. A token every read
+  // slides is re-sealed with a new \`iat\` long before.
+  if (typeof claims?.iat === "number" && (claims.iat + context.sessionMaxAge) * 1000 <= Date.now()) {
+    context.logger.debug("session token older than session.maxAge", { code: "ERR_SESSION_TOO_OLD" })
+    return null
+  }
+  return claims
 }
 
 /**

@@ -61,6 +61,8 @@ export async function cachedSession(context: SessionContext, sessionToken: strin
   if (!sealed) return undefined
   const opened = await decode<CachedSession>({ token: sealed, secret: context.secret, salt: name }).catch(() => null)
   if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, sessionToken)) return undefined
+  // The copy lives \`cache.maxAge\`, the row to its own expiry: whichever ends first ends the copy.
+  if (!(opened.expires * 1000 > Date.now())) return undefined
   if (context.sessionVersions !== undefined) {
     // A copy made before its user's sessions were revoked is not used: the row decides.
     const known = knownVersion(context, String(opened.user.id))
@@ -71,11 +73,25 @@ export async function cachedSession(context: SessionContext, sessionToken: strin
   return { sessionToken, session: { sessionToken, userId: user.id, expires: new Date(opened.expires * 1000) }, user, cookies: [], fromCache: true }
 }
 
+/** Whether the session's row is there now; a read that fails answers no (no copy is made). */
+async function rowStillThere(context: SessionContext, sessionToken: string): Promise<boolean> {
+  try {
+    return Boolean(await context.adapter?.getSessionAndUser?.(sessionToken))
+  } catch {
+    return false
+  }
+}
+
 /** The cache cookie for a session just read or written; none without `session.cache`. */
 export async function cacheCookie(context: SessionContext, found: Pick<DatabaseSession, "sessionToken" | "session" | "user">): Promise<string[]> {
   if (context.sessionCacheMaxAge === 0) return []
   const version = await knownVersion(context, String(found.user.id))
   if (context.sessionVersions !== undefined && version === undefined) return []
+  // A revocation deletes the rows, then raises the version. One that lands after this request read
+  // the row but before it read the version would stamp a copy of a deleted row with the new version,
+  // and the copy would answer everywhere for \`cache.maxAge\`: the row must still be there once the
+  // version is known. (One read more per copy made, not per read a copy answers.)
+  if (version !== undefined && !(await rowStillThere(context, found.sessionToken))) return []
   const { name, options } = cookieSpec(context, "sessionCache", context.sessionCacheMaxAge)
   const token: CachedSession = {
     // The token itself, not a hash of it: the copy is encrypted with the secret, like the session

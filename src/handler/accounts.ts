@@ -9,6 +9,7 @@
  */
 import { LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
 import { withAdapterMethods } from "../adapters/adapter.js"
+import { revokeVersions } from "../adapters/jwt-session-token.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
 
@@ -29,7 +30,11 @@ export interface AccountApi {
   revokeSessions(user: AccountOwner): Promise<void>
   /** Unlinks an account from its user; refuses one owned by another user, or the user's last way to sign in. */
   unlinkAccount(user: AccountOwner, account: { provider: string; providerAccountId: string }): Promise<void>
-  /** Deletes a user with their accounts and sessions (as the adapter's `deleteUser` cascades). */
+  /**
+   * Deletes a user with their accounts and sessions (as the adapter's `deleteUser` cascades), and
+   * ends their JWT sessions and hybrid copies through the session versions (with `revocationStore: false`,
+   * a JWT of theirs answers until it expires).
+   */
   deleteUser(user: AccountOwner): Promise<void>
 }
 
@@ -96,8 +101,10 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
     async deleteUser(user) {
       const adapter = adapterWith(["deleteUser"], "deleteUser")
       const userId = await userIdOf(user)
-      // Sessions first: if the adapter does not cascade, no session outlives its user.
+      // Sessions first: if the adapter does not cascade, no session outlives its user. The rows
+      // go, and the version every JWT and hybrid copy is read against is raised, as revokeSessions does.
       await adapter.deleteSessionsByUserId?.(userId)
+      if (settled.sessionVersions) await revokeVersions(settled, settled.sessionVersions, userId)
       await adapter.deleteUser(userId)
     },
   }

@@ -52,10 +52,15 @@ type Answer = { body: SessionJson; setCookies: string[] }
  */
 function movingSite(base: Adapter, session: { cache?: { maxAge: number } } = {}) {
   const created: string[] = []
+  /** Run once before the next session row is written: a request that lands between a move's read and its write. */
+  const hooks: { beforeCreate?: () => Promise<void> } = {}
   const adapter: Adapter = {
     ...base,
-    createSession(row) {
+    async createSession(row) {
       created.push(row.sessionToken)
+      const before = hooks.beforeCreate
+      hooks.beforeCreate = undefined
+      await before?.()
       return base.createSession!(row)
     },
   }
@@ -79,6 +84,7 @@ function movingSite(base: Adapter, session: { cache?: { maxAge: number } } = {})
     adapter,
     browser,
     errors,
+    hooks,
     latchkey,
     /**
      * Signs in as Ada through Auth.js, then hands /auth to latchkey with the clock past `updateAge`
@@ -268,6 +274,22 @@ function slideRace(label: string, store: () => Promise<AdapterStore>, options: {
           const answer = await site.read(cookies)
           expect(answer.body).toBeNull()
           expect(clearsSession(answer)).toBe(true)
+        }
+      }), timeout)
+
+    // The outside review's race: the move read the Auth.js row, then "sign out everywhere" deleted
+    // every row of the user, then the move wrote its successor. It must not outlive the revocation.
+    it.skipIf(!revocable)("revoking the user's sessions while a move is under way leaves no session", () =>
+      withSite(async (site) => {
+        const before = await site.signInWithAuthjs()
+        const userId = (await site.adapter.getSessionAndUser!(before.get(COOKIE)!))!.user.id
+        site.hooks.beforeCreate = () => site.latchkey.revokeSessions(String(userId))
+        const racing = await site.read(before)
+        expect(site.hooks.beforeCreate).toBeUndefined()
+        expect(await site.liveBoundTokens()).toEqual([])
+        for (const cookies of [before, jarAfter(before, racing)]) {
+          expect((await site.read(rowOnly(cookies))).body).toBeNull()
+          expect(await site.latchkey.auth(new Request(`${ORIGIN}/home`, { headers: { cookie: cookieHeader(cookies) } }))).toBeNull()
         }
       }), timeout)
   })
