@@ -11,7 +11,7 @@
  * attach anything to the signed-in user.
  */
 import { InvalidOptionError, OAuthAccountNotLinkedError } from "../errors.js"
-import { withAdapterMethods } from "../adapters/adapter.js"
+import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
 import { fireEvent } from "../adapters/events.js"
 import { voidUnprovenPassword } from "../adapters/hide-password.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
@@ -50,20 +50,37 @@ export function errorUrl(context: RequestContext, code: string): string {
  * its database row (a revoked session's cache copy links nothing), or none.
  */
 async function linkingUserId(context: RequestContext, outcome: SignInOutcome): Promise<string | null> {
-  if (outcome.provider.type !== "oauth" && outcome.provider.type !== "oidc") return null
+  if (!isOAuth(outcome)) return null
   return (await context.sessions.confirmedUser(context))?.userId ?? null
 }
 
-async function linkUser(context: RequestContext, outcome: SignInOutcome) {
+const isOAuth = (outcome: SignInOutcome) => outcome.provider.type === "oauth" || outcome.provider.type === "oidc"
+
+/**
+ * Who signs in, before linking, as the `signIn` callback is shown it (Auth.js's rule): a returning
+ * OAuth account's stored user, so an app's rule on a stored field (a ban, a role) holds; else the
+ * user the provider described. With no adapter an OAuth user's id is `<provider>:<account id>`:
+ * stable across sign-ins, and never one person's at one provider and another's at the next (GitHub
+ * and GitLab both number their accounts). `known` is the stored user looked up (null: none).
+ */
+async function signingInUser(context: RequestContext, outcome: SignInOutcome): Promise<{ user: User; known?: AdapterUser | null }> {
+  if (!isOAuth(outcome)) return { user: outcome.user }
+  const { provider, providerAccountId } = outcome.account
+  if (!context.adapter) return { user: { ...outcome.user, id: `${provider}:${providerAccountId}` } }
+  const known = await withAdapterMethods(context.adapter, ["getUserByAccount"], `provider "${provider}" (account linking)`).getUserByAccount({ provider, providerAccountId })
+  return { user: known ?? outcome.user, known }
+}
+
+async function linkUser(context: RequestContext, outcome: SignInOutcome, signingIn: { user: User; known?: AdapterUser | null }) {
   if (outcome.resolveUser) return outcome.resolveUser()
   const adapter = context.adapter
   // One of the two questions about the store asked outside it: a session row needs a user row, so
   // credentials with database sessions look their user up (and create it); JWT sessions need none.
   if (adapter && outcome.provider.type === "credentials" && context.sessions.rows) return credentialsUser(context, outcome)
   // Credentials sign in as the user authorize() returns, and are not stored, as in Auth.js.
-  if (!adapter || outcome.provider.type === "credentials") return { user: outcome.user, isNewUser: undefined }
+  if (!adapter || outcome.provider.type === "credentials") return { user: signingIn.user, isNewUser: undefined }
   const currentUserId = await linkingUserId(context, outcome)
-  const linked = await resolveSignIn(adapter, { ...outcome, currentUserId })
+  const linked = await resolveSignIn(adapter, { ...outcome, currentUserId, knownUser: signingIn.known })
   // Joined by address (allowDangerousEmailAccountLinking): the provider proved the address, so a
   // password nobody proved it for is an attacker's way in, and goes (with the sessions it opened).
   const byAddress = !linked.isNewUser && linked.isNewAccount && currentUserId === null
@@ -116,12 +133,13 @@ function firstDestination(context: RequestContext, destination: string, isNewUse
 /** Finishes a sign-in and answers with the redirect that carries the session cookie. */
 export async function completeSignIn(context: RequestContext, outcome: SignInOutcome): Promise<Response> {
   const extra = outcome.cookies ?? []
-  const verdict = await context.callbacks.signIn?.({ user: outcome.user, account: outcome.account, profile: outcome.profile })
+  const signingIn = await signingInUser(context, outcome)
+  const verdict = await context.callbacks.signIn?.({ user: signingIn.user, account: outcome.account, profile: outcome.profile })
   if (verdict === false) return redirect(errorUrl(context, "AccessDenied"), extra)
   if (typeof verdict === "string") return redirect(await safeRedirect(context, verdict), extra)
   let linked
   try {
-    linked = await linkUser(context, outcome)
+    linked = await linkUser(context, outcome, signingIn)
   } catch (error) {
     if (error instanceof OAuthAccountNotLinkedError) return redirect(errorUrl(context, "OAuthAccountNotLinked"), extra)
     throw error

@@ -154,5 +154,8 @@ export async function mapProfile(provider: ResolvedOAuthProvider, profile: Profi
     throw new OAuthProfileError(provider.id, "the profile callback returned a user without an id.")
   }
   const account: Account = { ...(accountFields ?? {}), provider: provider.id, type: provider.type, providerAccountId: String(user.id) }
-  return { user: { ...user, id: String(user.id) }, account }
+  // Lower-cased as Auth.js does before linking: SQL adapters find an address exactly as written, and
+  // `ADA@Example.com` must meet `ada@example.com`'s account rules, not become a second user.
+  const email = typeof user.email === "string" ? user.email.toLowerCase() : (user.email as User["email"])
+  return { user: { ...user, id: String(user.id), email }, account }
 }

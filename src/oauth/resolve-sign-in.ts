@@ -23,6 +23,8 @@ export interface ResolveSignInParams {
   provider: { id: string; allowDangerousEmailAccountLinking?: boolean }
   /** The id of the user already signed in, when linking a further account. */
   currentUserId?: string | null
+  /** The account's user, when the caller has looked it up already (null: none); undefined: looked up here. */
+  knownUser?: AdapterUser | null
 }
 
 /**
@@ -71,7 +73,7 @@ export async function resolveSignIn(given: AccountLinkingMethods, params: Resolv
   const { account, provider, currentUserId } = params
   const adapter = withMethods(given, LINKING_METHODS, `provider "${provider.id}" (account linking)`)
   // Only the account's identity: the adapter has no use for its tokens here.
-  const known = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+  const known = params.knownUser !== undefined ? params.knownUser : await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (known) {
     // Compared as strings: some adapters (pg) answer numeric ids.
     if (currentUserId && String(known.id) !== String(currentUserId)) {
