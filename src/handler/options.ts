@@ -172,9 +172,10 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
    */
   redirectProxyUrl?: string
   /**
-   * The origins the redirect proxy may forward sign-ins to, such as `["https://myapp-*.vercel.app"]`
-   * (`*` matches letters, digits and hyphens within one label). Default: the comma-separated
-   * `AUTH_REDIRECT_PROXY_ORIGINS`.
+   * The origins the redirect proxy may forward sign-ins to, such as `["https://*.preview.example.com"]`
+   * (`*` matches letters, digits and hyphens within one label). A wildcard must match only names you
+   * alone can create: under a shared host (`https://myapp-*.vercel.app`) anyone can deploy a matching
+   * project and have codes forwarded to it. Default: the comma-separated `AUTH_REDIRECT_PROXY_ORIGINS`.
    */
   redirectProxyOrigins?: string[]
   /** Trust the request's Host (and X-Forwarded-Host/Proto). Default: `AUTH_TRUST_HOST`, or true when `trustedProxy` is set. */

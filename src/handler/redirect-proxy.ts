@@ -40,11 +40,11 @@ const PATTERN = /^(https?):\/\/([a-z0-9*.-]+)(:[0-9]{1,5})?$/
 
 /**
  * An allowlist entry as a pattern: an origin whose host may contain `*`, matching one run of
- * letters, digits and hyphens within a label (`https://myapp-*.vercel.app`).
+ * letters, digits and hyphens within a label (`https://*.preview.example.com`).
  */
 function originPattern(entry: string): RegExp {
   const match = PATTERN.exec(entry.trim().toLowerCase())
-  if (!match) throw new InvalidOptionError("redirectProxyOrigins", `"${entry.slice(0, 100)}" is not an origin such as https://myapp-*.vercel.app.`)
+  if (!match) throw new InvalidOptionError("redirectProxyOrigins", `"${entry.slice(0, 100)}" is not an origin such as https://*.preview.example.com.`)
   const escaped = match[0].replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[a-z0-9-]*")
   return new RegExp(`^${escaped}$`)
 }

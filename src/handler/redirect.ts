@@ -24,7 +24,8 @@ export function sameOrigin(url: string | null | undefined, origin: string): stri
   } catch {
     return undefined
   }
-  return parsed.origin === origin ? parsed.href : undefined
+  // The scheme too: a `blob:` URL made on this origin has the origin's own `origin`.
+  return parsed.origin === origin && parsed.protocol === `${origin.slice(0, origin.indexOf(":"))}:` ? parsed.href : undefined
 }
 
 /** The safe destination for `requested`, after the `redirect` callback; the origin's root by default. */

@@ -24,6 +24,9 @@ describe("sameOrigin", () => {
     "javascript:alert(1)",
     "java\tscript:alert(1)",
     "data:text/html,hi",
+    // A blob: URL's origin is the origin it was made on, so the origin alone would let it through.
+    "blob:https://app.example.com/0b0e1f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+    "BLOB:https://app.example.com/x",
     `/${"a".repeat(9000)}`,
   ]
   it.each(offsite)("refuses %j", (value) => {
