@@ -114,5 +114,9 @@ export default defineConfig({
   // production build leaves the development-only hints out (#development).
   // The frameworks are the app's own (optional peers): next/*, react and @sveltejs/kit stay imports.
   external: ["#crypto-backend", "#password-kdf", "#development", /^node:/, /^next(\/|$)/, /^react(-dom)?(\/|$)/, /^@sveltejs\/kit(\/|$)/],
+  // \`cookie\` is built in, as Auth.js vendors it: SvelteKit's Vite plugin bundles latchkey (its
+  // \`svelte\` condition) and leaves latchkey's own imports to be resolved from the app's root at run
+  // time, where SvelteKit 2 has hoisted its \`cookie\` 0.6 (no \`parseCookie\`, no \`stringifySetCookie\`).
+  noExternal: ["cookie"],
   removeNodeProtocol: false,
 })

@@ -38,3 +38,25 @@ describe("the Web build", () => {
     for (const [what, pattern] of FORBIDDEN) expect(code, `${entry} contains ${what}`).not.toMatch(pattern)
   })
 })
+
+// A framework that bundles latchkey (SvelteKit's Vite plugin does, for its `svelte` condition)
+// leaves latchkey's own imports to be resolved from the app's root at run time, where the app's
+// tree may hold another major of the same package (SvelteKit 2 hoists `cookie` 0.6). So the build
+// imports only its declared dependencies and the app's own optional peers; anything else is built
+// in. (The CLI is left out: it loads the app's own database driver and adapter, on purpose.)
+describe("the build's imports", () => {
+  it("name only declared dependencies, optional peers, Node built-ins and its own # imports", async (context) => {
+    if (NO_BUILD) context.skip(NO_BUILD)
+    const { readdir, readFile } = await import("node:fs/promises")
+    const manifest = JSON.parse(await readFile("package.json", "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> }
+    const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)])
+    const files = (await readdir("dist", { recursive: true })).filter((name) => name.endsWith(".js") && !/^cli[./-]/.test(name))
+    const { metafile } = await build({ entryPoints: files.map((name) => `dist/${name}`), bundle: true, write: false, outdir: "out", format: "esm", platform: "node", packages: "external", external: ["#*"], metafile: true, logLevel: "silent" })
+    const packageOf = (path: string) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/")
+    const imported = new Set(Object.values(metafile.inputs).flatMap((input) => input.imports.filter((edge) => edge.external && !edge.path.startsWith("node:") && !edge.path.startsWith("#")).map((edge) => packageOf(edge.path))))
+    expect(imported.size).toBeGreaterThan(0)
+    expect([...imported].filter((name) => !allowed.has(name))).toEqual([])
+    // The one SvelteKit 2 hoists in another major: built in (tsup's noExternal), even if it is declared again.
+    expect(imported).not.toContain("cookie")
+  })
+})
