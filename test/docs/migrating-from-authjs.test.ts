@@ -23,10 +23,11 @@ const AUGMENTATION = snippet(PAGE, "ts", 'declare module "latchkey"')
 const EXPRESS = snippet(PAGE, "ts", "toWebHandler(handler)")
 const V4_CLAIMS = snippet(PAGE, "ts", "export async function sessionClaims")
 const V4_UPGRADE = snippet(PAGE, "ts", "export async function upgradeV4Session")
+const KEPT_IDS = snippet(PAGE, "ts", "the providers whose stored account ids Auth.js wrote")
 
 describe("docs/migrating-from-authjs.md", () => {
   it("has no ts block that this file neither runs nor typechecks", () => {
-    const claimed = [MINIMAL, GET_TOKEN, AUGMENTATION, EXPRESS, V4_CLAIMS, V4_UPGRADE].map((block) => block.line)
+    const claimed = [MINIMAL, GET_TOKEN, AUGMENTATION, EXPRESS, V4_CLAIMS, V4_UPGRADE, KEPT_IDS].map((block) => block.line)
     // The credentials move's blocks are test/e2e/authjs-credentials-move.test.ts's.
     const blocks = snippetsOf(PAGE).filter((block) => block.lang === "ts" && block.heading !== "Moving credentials users to password accounts")
     expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
@@ -42,6 +43,7 @@ describe("docs/migrating-from-authjs.md", () => {
       "migrating-express.ts": EXPRESS.code,
       "migrating-v4-claims.ts": V4_CLAIMS.code,
       "migrating-v4-upgrade.ts": V4_UPGRADE.code,
+      "migrating-kept-ids.ts": KEPT_IDS.code,
     })
     expect(diagnostics).toEqual([])
   }, 120_000)
@@ -87,4 +89,27 @@ describe("docs/migrating-from-authjs.md: the Express block runs", () => {
     await postForm(browser, "/auth/callback/credentials", { csrfToken: await csrf(browser, origin), email: "ada@example.com", password: "correct horse" }, origin)
     expect(await me()).toEqual({ status: 200, body: { name: null, email: "ada@example.com" } })
   }, 60_000)
+})
+
+describe("docs/migrating-from-authjs.md: the providers that keep Auth.js's account ids", () => {
+  it("answer the field Auth.js stored, where latchkey's own records answer another", async () => {
+    const [bitbucket, pinterest, trakt] = await Promise.all([import("../../src/providers/bitbucket.js"), import("../../src/providers/pinterest.js"), import("../../src/providers/trakt.js")])
+    const { providers } = await runSnippet(KEPT_IDS.code, { "latchkey/providers/bitbucket": bitbucket, "latchkey/providers/pinterest": pinterest, "latchkey/providers/trakt": trakt })
+    const samples = [
+      { uuid: "{6f1c}", account_id: "5b10a2", display_name: "Ada", links: { avatar: { href: "https://bitbucket.org/a.png" } } },
+      { id: "549755885175", username: "ada", business_name: "", profile_image: null },
+      { user: { username: "ada", name: "Ada", ids: { slug: "ada", uuid: "b6589fc6" }, images: { avatar: { full: "https://trakt.tv/a.png" } } } },
+    ]
+    // Resolved as createAuth resolves them, so the app's `profile` is merged over the record's.
+    const { resolveProvider } = await import("../../src/providers/core/resolve.js")
+    const env = Object.fromEntries(["BITBUCKET", "PINTEREST", "TRAKT"].flatMap((id) => [[`AUTH_${id}_ID`, "id"], [`AUTH_${id}_SECRET`, "secret"]]))
+    const ids = async (configured: unknown[]) =>
+      Promise.all(configured.map(async (provider, index) => {
+        const resolved = resolveProvider(provider as never, { baseUrl: "https://app.example.com", env }) as { profile: (profile: unknown, tokens: unknown) => unknown }
+        return ((await resolved.profile(samples[index], {})) as { id: string }).id
+      }))
+    expect(await ids(providers)).toEqual(["5b10a2", "ada", "ada"])
+    // Without the override, latchkey's records answer the ids that never change.
+    expect(await ids([bitbucket.default, pinterest.default, trakt.default])).toEqual(["{6f1c}", "549755885175", "b6589fc6"])
+  })
 })
