@@ -153,4 +153,20 @@ describe("errors given to the logger carry no secrets", () => {
     expect(logged.some((value) => value instanceof AdapterError && value.method === "linkAccount")).toBe(true)
     expectNoSecrets(logged, [access_token!, refresh_token!, id_token!, "oidc-client-secret", SECRET])
   })
+  // The newcomer review: Drizzle wraps the driver's error in its own (DrizzleQueryError), whose
+  // message quotes the query's parameters and whose own `code` is absent: the driver's code is on its cause.
+  it("an ORM error wrapping the driver's, quoting the query's parameters, is logged without them", async () => {
+    const { logger, logged } = recordingLogger()
+    const adapter = memoryAdapter()
+    adapter.getUser = (id) => {
+      const driver = Object.assign(new Error(`invalid input syntax for type uuid: "${id}"`), { code: "22P02", severity: "ERROR" })
+      throw Object.assign(new Error(`Failed query: select "id", "email" from "user" where "user"."id" = $1\nparams: ${id}`, { cause: driver }), { name: "DrizzleQueryError", query: 'select "id"', params: [id] })
+    }
+    const people = (await import("../../src/providers/credentials.js")).default({ credentials: { email: {} }, authorize: ({ email }) => ({ id: `secret-id-${String(email)}`, email: String(email) }) })
+    const { browser } = app({ providers: [people], logger, adapter, session: { strategy: "database" } })
+    const { url } = await postForm(browser, "/auth/callback/credentials", { csrfToken: await csrf(browser), email: "ada@example.com" })
+    expect(url.searchParams.get("error")).not.toBeNull()
+    expect(logged.some((value) => value instanceof AdapterError)).toBe(true)
+    expectNoSecrets(logged, ["secret-id-ada@example.com", "ada@example.com"])
+  })
 })
