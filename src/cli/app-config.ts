@@ -2,13 +2,14 @@
  * Finds and loads the app's latchkey configuration for the CLI. An app usually exports what
  * `createAuth(...)` returns (often destructured: `export const { handler, auth } = createAuth(…)`),
  * and `createAuth` marks its result, `handler` and `auth` with the config they were made from
- * (see handler/config-brand.ts), so any of those exports is enough; a plain config object with a
- * `providers` array is taken too. The module is imported for real, after `.env` and `.env.local`
+ * (see handler/config-brand.ts), so any of those exports is enough; so do the members `Latchkey()`
+ * of `latchkey/next` and `latchkey/sveltekit` returns (`handlers`, `handle`, `signIn`, ...). A plain
+ * config object with a `providers` array is taken too. The module is imported for real, after `.env` and `.env.local`
  * are exposed to it, because a config is code: its providers are functions and its values come
  * from the environment.
  */
 import type { AuthConfig } from "../handler/options.js"
-import { brandedConfig } from "../handler/config-brand.js"
+import { brandedConfig, whileReadingConfig } from "../handler/config-brand.js"
 import type { CliIO } from "./io.js"
 import { exposeEnvFiles } from "./env-files.js"
 import { ConfigLoadError, ConfigNotFoundError, TypeScriptConfigError } from "./errors.js"
@@ -52,7 +53,9 @@ export async function loadAppConfig(io: CliIO, explicitPath?: string): Promise<L
   }
   if (io.importModule === undefined) throw new ConfigLoadError(`${path} cannot be loaded by this host: it cannot import modules.`)
   exposeEnvFiles(io)
-  const loaded = await importConfigModule(io.importModule, path)
+  // latchkey/next and latchkey/sveltekit then defer their checks (a provider without its id, say)
+  // to first use: doctor reports each such gap itself, and schema needs none of them.
+  const loaded = await whileReadingConfig(() => importConfigModule(io.importModule!, path))
   const config = configAmong(loaded)
   if (config === undefined) {
     throw new ConfigLoadError(`${path} exports no latchkey configuration: export what createAuth(...) returns (or its handler or auth), or the config object itself.`)

@@ -30,3 +30,30 @@ export function brandedConfig(value: unknown): AuthConfig<any, any> | undefined 
   const config = (value as Record<symbol, unknown>)[CONFIG_BRAND]
   return typeof config === "object" && config !== null ? (config as AuthConfig<any, any>) : undefined
 }
+
+/**
+ * Set on `globalThis` while the CLI imports an app's auth module. `Symbol.for` again, because the
+ * CLI and the app's `latchkey/next` or `latchkey/sveltekit` may be separate copies of this file.
+ */
+const READING_CONFIG: unique symbol = Symbol.for("latchkey.reading-config") as never
+
+/**
+ * Runs `read` (the CLI's import of the app's auth module) with the framework integrations told to
+ * defer their configuration checks, as they do during a production build: `doctor` is run right
+ * after `init`, before the provider ids are filled in, and it must read the configuration to report
+ * each missing variable as a finding of its own instead of stopping at the first.
+ */
+export async function whileReadingConfig<T>(read: () => Promise<T>): Promise<T> {
+  const global = globalThis as Record<symbol, unknown>
+  global[READING_CONFIG] = true
+  try {
+    return await read()
+  } finally {
+    delete global[READING_CONFIG]
+  }
+}
+
+/** Whether the CLI is importing the app's auth module (see {@link whileReadingConfig}). */
+export function readingConfig(): boolean {
+  return (globalThis as Record<symbol, unknown>)[READING_CONFIG] === true
+}

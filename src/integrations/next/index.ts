@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { brandWithConfig, readingConfig } from "../../handler/config-brand.js"
 import { createAuth, type AccessTokenApi, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
 import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
@@ -100,6 +101,8 @@ function buildingTheApp(): boolean {
  * While `next build` runs (`NEXT_PHASE` is `phase-production-build`), the configuration is checked
  * at its first use instead of here, so an image built without the run-time secrets still builds;
  * at run time a missing secret, provider id or issuer throws here, as the app loads `auth.ts`.
+ * The `latchkey` CLI defers the checks the same way while it reads `auth.ts`, and finds the
+ * configuration on every member (`handlers`, `auth`, `signIn`, `signOut`, `proxy`, ...).
  *
  * Exported from `latchkey/next`.
  *
@@ -129,7 +132,7 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
 ): NextAuthInstance<S> & AccessTokenApiOf<P> {
   let made: (Auth<S> & Partial<AccessTokenApi>) | undefined
   const instance = () => (made ??= createAuth<J, S, P>(config) as Auth<S> & Partial<AccessTokenApi>)
-  if (!buildingTheApp()) instance()
+  if (!buildingTheApp() && !readingConfig()) instance()
   // Every member is async, so a configuration checked late fails as a rejected promise, like any other failure of the call.
   const handler = async (request: Request) => instance().handler(request)
   const pages = {
@@ -166,8 +169,14 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     changeEmail: actions.changeEmail,
     proxy: (options = {}) => createProxy(instance, options, config.pages?.signIn),
   }
+  // Apps export these destructured (init writes `{ handlers, auth, signIn, signOut, proxy }`): each
+  // carries the config for the CLI to find, as createAuth's own members do.
+  brandWithConfig(config, handler, members.handlers, members.auth, members.signIn, members.signOut, members.proxy, members)
   // Decided from the plug-in itself, so it holds while `next build` defers the rest of the config.
-  if (config.providerTokens?.refreshes !== true) return members as NextAuthInstance<S> & AccessTokenApiOf<P>
-  const getAccessToken: AccessTokenApi["getAccessToken"] = async (request, providerId) => instance().getAccessToken!(request, providerId)
-  return { ...members, getAccessToken } as NextAuthInstance<S> & AccessTokenApiOf<P>
+  // Added in place: a spread would read the `basePath` getter, and so check the configuration now.
+  if (config.providerTokens?.refreshes === true) {
+    const getAccessToken: AccessTokenApi["getAccessToken"] = async (request, providerId) => instance().getAccessToken!(request, providerId)
+    Object.defineProperty(members, "getAccessToken", { value: getAccessToken, enumerable: true })
+  }
+  return members as NextAuthInstance<S> & AccessTokenApiOf<P>
 }

@@ -7,7 +7,9 @@
  *
  * @module
  */
-import { createAuth, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
+import { readEnv } from "../../env.js"
+import { brandWithConfig, readingConfig } from "../../handler/config-brand.js"
+import { createAuth, type AccessTokenApi, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
 import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
 import { eventActions, type KitActionEvent, type KitActionFailure, type PasswordFormError } from "./actions.js"
@@ -107,6 +109,11 @@ export type PasswordFormAction = (event: KitActionEvent) => Promise<KitActionFai
  * latchkey for SvelteKit: `createAuth(config)` plus a `handle` hook and `signIn`/`signOut` form
  * actions. The counterpart of Auth.js's `SvelteKitAuth(config)`; see docs/frameworks/sveltekit.md.
  *
+ * While `vite build` runs SvelteKit's post-build analysis and prerendering, the configuration is
+ * checked at its first use instead of here, so an app built without the run-time secrets still
+ * builds; at run time a missing secret, provider id or issuer throws here, as the app loads
+ * `auth.ts`. The `latchkey` CLI defers the checks the same way while it reads `auth.ts`.
+ *
  * Exported from `latchkey/sveltekit`.
  *
  * @throws {@link index!MissingSecretError} with no secret; {@link index!InvalidOptionError} for a
@@ -132,11 +139,23 @@ export type PasswordFormAction = (event: KitActionEvent) => Promise<KitActionFai
 export function Latchkey<J extends JWT = JWT, S extends Session = Session, P extends ProviderTokensEngine | undefined = undefined>(
   config: AuthConfig<J, S> & { providerTokens?: P },
 ): SvelteKitAuthInstance<S> & AccessTokenApiOf<P> {
-  const instance = createAuth<J, S, P>(config)
-  const { handler, basePath, auth } = instance
-  const actions = eventActions(instance, { basePath, signIn: config.pages?.signIn, error: config.pages?.error })
+  let made: (Auth<S> & Partial<AccessTokenApi>) | undefined
+  const instance = () => (made ??= createAuth<J, S, P>(config) as Auth<S> & Partial<AccessTokenApi>)
+  if (!checksDeferred()) instance()
+  // Every member is async, so a configuration checked late fails as a rejected promise, like any other failure of the call.
+  const handler = async (request: Request) => instance().handler(request)
+  const auth = async (request: Request) => instance().auth(request)
+  const pages = {
+    get basePath() {
+      return instance().basePath
+    },
+    signIn: config.pages?.signIn,
+    error: config.pages?.error,
+  }
+  const actions = eventActions({ handler }, pages)
 
   async function handle({ event, resolve }: KitHandleInput): Promise<Response> {
+    const { basePath } = instance()
     const { pathname } = event.url
     if (pathname === basePath || pathname.startsWith(`${basePath}/`)) return handler(event.request)
     let session: Promise<S | null> | undefined
@@ -145,5 +164,41 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     return resolve(event as never)
   }
 
-  return { ...instance, handle, ...actions } as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
+  const members: SvelteKitAuthInstance<S> = {
+    handler,
+    auth,
+    authFromCookies: async (request) => instance().authFromCookies(request),
+    revokeSession: async (sessionToken) => instance().revokeSession(sessionToken),
+    revokeSessions: async (userId) => instance().revokeSessions(userId),
+    unlinkAccount: async (userId, account) => instance().unlinkAccount(userId, account),
+    deleteUser: async (userId) => instance().deleteUser(userId),
+    clearLockout: async (identifier) => instance().clearLockout(identifier),
+    get basePath() {
+      return instance().basePath
+    },
+    handle,
+    ...actions,
+  }
+  // Apps export these destructured (init writes `{ handle, signIn, signOut }`): each carries the
+  // config for the CLI to find, as createAuth's own members do.
+  brandWithConfig(config, handler, auth, handle, actions.signIn, actions.signOut, members)
+  // Decided from the plug-in itself, so it holds while the checks are deferred. Added in place: a
+  // spread would read the `basePath` getter, and so check the configuration now.
+  if (config.providerTokens?.refreshes === true) {
+    const getAccessToken: AccessTokenApi["getAccessToken"] = async (request, providerId) => instance().getAccessToken!(request, providerId)
+    Object.defineProperty(members, "getAccessToken", { value: getAccessToken, enumerable: true })
+  }
+  return members as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
+}
+
+/**
+ * Whether to check the configuration at its first use instead of in {@link Latchkey}: while
+ * `vite build` runs SvelteKit's post-build analysis and prerendering, which import `auth.ts` in a
+ * worker SvelteKit marks with `SVELTEKIT_FORK=true` (the `building` of `$app/environment`, which a
+ * package built once for every host cannot import), because a CI or Docker build often has none
+ * of the secrets the app only gets at run time; and while the `latchkey` CLI reads `auth.ts`, so
+ * `doctor` reports each missing variable on its own line.
+ */
+function checksDeferred(): boolean {
+  return readEnv("SVELTEKIT_FORK") === "true" || readingConfig()
 }
