@@ -1,7 +1,8 @@
 /**
  * What every check of `latchkey doctor` reads: the app's environment (process environment over
- * `.env.local` over `.env`), its configuration when one loads, `AUTH_URL` parsed, and the clock and
- * network, passed in so a test can seed a skewed clock.
+ * `.env.local` over `.env`), its configuration when one loads (and why not, when it does not), its
+ * package.json dependencies, `AUTH_URL` parsed, and the clock and network, passed in so a test can
+ * seed a skewed clock.
  */
 import type { AuthConfig } from "../../handler/options.js"
 
@@ -12,6 +13,8 @@ export interface DoctorOptions {
   url?: string
   databaseUrl?: string
   adapter?: string
+  /** What the app uses, as `schema --with` takes it: added to the configuration's for the table check. */
+  with?: string
   /** Skip the checks that reach providers over the network. */
   offline: boolean
 }
@@ -22,6 +25,10 @@ export interface DoctorContext {
   /** Where each variable came from: a file name or "the environment". */
   sources: Record<string, string>
   config: AuthConfig<any, any> | undefined
+  /** Why the configuration did not load (its error code), when it exists but failed. */
+  configFailure: string | undefined
+  /** The packages the app's package.json depends on, for what the configuration cannot tell. */
+  dependencies: ReadonlySet<string>
   options: DoctorOptions
   now(): number
   fetch: typeof fetch

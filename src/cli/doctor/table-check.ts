@@ -6,7 +6,8 @@
 import { LatchkeyError } from "../../errors.js"
 import { openDatabase } from "../schema/drivers/open.js"
 import type { PackageLoader } from "../schema/drivers/database.js"
-import { featuresOfConfig, NO_FEATURES } from "../schema/features.js"
+import { adapterOfDependencies } from "../app-package.js"
+import { featuresOfConfig, NO_FEATURES, withFeatures } from "../schema/features.js"
 import { guessFlavour } from "../schema/flavour-guess.js"
 import { isFlavourId, type FlavourId } from "../schema/flavours.js"
 import { physicalSchema } from "../schema/physical.js"
@@ -21,9 +22,11 @@ export async function checkTables(context: DoctorContext, report: DoctorReport, 
     if (context.config?.adapter !== undefined) report.note("The config has an adapter; pass --database-url (or set DATABASE_URL) to check its tables.")
     return
   }
-  const adapter = context.options.adapter ?? guessFlavour(context.config?.adapter) ?? "drizzle"
+  const adapter = adapterToCheck(context, report)
+  if (adapter === undefined) return
   if (!isFlavourId(adapter)) return report.problem(`--adapter ${adapter} is not one latchkey knows.`, "use --adapter drizzle, kysely or pg.")
-  const features = context.config ? featuresOfConfig(context.config) : NO_FEATURES
+  const configured = context.config ? featuresOfConfig(context.config) : NO_FEATURES
+  const features = context.options.with !== undefined ? withFeatures(configured, context.options.with) : configured
   let existing: Map<string, Set<string>>
   let dialect
   try {
@@ -42,4 +45,26 @@ export async function checkTables(context: DoctorContext, report: DoctorReport, 
   if (isEmptyPlan(plan)) return report.pass(`The database has every table and column the ${adapter} adapter reads.`)
   const missing = [...plan.createTables.map((table) => `table ${table.name}`), ...plan.addColumns.map(({ table, column }) => `column ${table}.${column.name}`)]
   report.problem(`The database lacks ${missing.join(", ")}.`, `run \`npx latchkey migrate <database-url> --adapter ${adapter}\` to create ${missing.length === 1 ? "it" : "them"}.`)
+}
+
+/**
+ * The adapter whose tables to look for: `--adapter`, else the configured adapter recognised, else
+ * the one `@auth/*` adapter package.json names. Past that, a configuration that loaded keeps the
+ * documented default (drizzle, as `schema`); one that did not load gets no guess, because advising
+ * the wrong adapter's tables would have the app create a second set that nothing reads.
+ */
+function adapterToCheck(context: DoctorContext, report: DoctorReport): string | undefined {
+  const chosen = context.options.adapter ?? guessFlavour(context.config?.adapter)
+  if (chosen !== undefined) return chosen
+  const installed = adapterOfDependencies(context.dependencies)
+  if (installed !== undefined) {
+    report.note(`package.json depends on ${installed.adapterPackage}: checking its tables (--adapter chooses another).`)
+    return installed.flavour
+  }
+  if (context.configFailure === undefined) return "drizzle"
+  report.problem(
+    `The tables were not checked: the configuration did not load (${context.configFailure}), and the check needs it to know the adapter.`,
+    "make the configuration load, or pass --adapter with the adapter the app uses (and --with what it uses, as for `latchkey schema`).",
+  )
+  return undefined
 }

@@ -4,6 +4,7 @@
  * (`--url`): `localhost` and `127.0.0.1` are different sites to a browser, so a cookie set on one
  * is missing on the other and the PKCE check fails with "its cookie is missing".
  */
+import { devServerOrigin } from "../app-package.js"
 import { authUrlSetting, isLoopback, type DoctorContext } from "./context.js"
 import type { DoctorReport } from "./report.js"
 
@@ -13,7 +14,10 @@ export interface AppLocation {
   basePath: string
 }
 
-const EXAMPLE = "AUTH_URL=http://localhost:3000/auth"
+/** The AUTH_URL to suggest: the framework's dev server (Vite's 5173, Next's 3000) and the configured basePath. */
+function example(context: DoctorContext): string {
+  return `AUTH_URL=${devServerOrigin(context.dependencies)}${context.config?.basePath?.replace(/\/+$/, "") || "/auth"}`
+}
 
 /** Checks `AUTH_URL`, host trust, https and cookie prefixes, and `--url`; answers where the app lives. */
 export function checkUrls(context: DoctorContext, report: DoctorReport): AppLocation {
@@ -22,12 +26,12 @@ export function checkUrls(context: DoctorContext, report: DoctorReport): AppLoca
   const browser = parsed(context.options.url)
   if (setting === undefined) {
     if (trustHost) report.pass("No AUTH_URL: the public origin is read from each request's Host header (the host is trusted).")
-    else report.problem('No AUTH_URL, and the host is not trusted: the handler answers every request with "Untrusted host".', `set the app's URL and basePath in .env.local, such as ${EXAMPLE} (or AUTH_TRUST_HOST=true behind a proxy you trust).`)
+    else report.problem('No AUTH_URL, and the host is not trusted: the handler answers every request with "Untrusted host".', `set the app's URL and basePath in .env.local, such as ${example(context)} (or AUTH_TRUST_HOST=true behind a proxy you trust).`)
     return { origin: browser?.origin, basePath: context.config?.basePath ?? "/auth" }
   }
   const url = parsed(setting.value)
   if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    report.problem(`${setting.name} is not an absolute http(s) URL.`, `write it in full, such as ${EXAMPLE}.`)
+    report.problem(`${setting.name} is not an absolute http(s) URL.`, `write it in full, such as ${example(context)}.`)
     return { origin: browser?.origin, basePath: context.config?.basePath ?? "/auth" }
   }
   const basePath = checkBasePath(context, report, setting.name, url)
