@@ -1,6 +1,6 @@
 // docs/cli.md's commands, run as written: every `npx latchkey` line of the schema and doctor
 // sections runs in an app directory (a config with database sessions, an email provider and
-// GitHub; $DATABASE_URL is a SQLite file there, by absolute path), and the sample doctor output is what doctor prints.
+// GitHub; $DATABASE_URL, and DATABASE_URL in its .env.local, is a SQLite file there, by absolute path), and the sample doctor output is what doctor prints.
 import { afterAll, expect, it } from "vitest"
 import { runCli } from "../../src/cli/commands.js"
 import { parseEnvText } from "../../src/cli/env-files.js"
@@ -15,7 +15,8 @@ const GITHUB = JSON.stringify(new URL("../../src/providers/github.ts", import.me
 function app() {
   const host = directoryHost({}, [true, true, true])
   hosts.push(host)
-  host.write(".env.local", "AUTH_SECRET=Zq3vN8xK1pR7mT2wY6bH9cJ4fL0sD5gA_e-uVkXoPiQ\nAUTH_URL=http://localhost:3000/auth\nAUTH_GITHUB_ID=Iv1.x\nAUTH_GITHUB_SECRET=s\n")
+  // DATABASE_URL in .env.local, for `migrate` without a URL: the same SQLite file as "$DATABASE_URL" below.
+  host.write(".env.local", `AUTH_SECRET=Zq3vN8xK1pR7mT2wY6bH9cJ4fL0sD5gA_e-uVkXoPiQ\nAUTH_URL=http://localhost:3000/auth\nAUTH_GITHUB_ID=Iv1.x\nAUTH_GITHUB_SECRET=s\nDATABASE_URL=sqlite:${host.dir}/app.db\n`)
   host.write("src/auth.mjs", `import GitHub from ${GITHUB}\nexport default { providers: [GitHub, { id: "email", type: "email" }], session: { strategy: "database" } }`)
   return host
 }

@@ -5,6 +5,8 @@
  */
 import { LatchkeyError } from "../../errors.js"
 import { loadAppConfig } from "../app-config.js"
+import { appDatabaseUrl, EMPTY_DATABASE_URL } from "../database-url.js"
+import { DatabaseUrlError } from "../errors.js"
 import type { CliIO } from "../io.js"
 import { featuresOfConfig, NO_FEATURES, withFeatures } from "./features.js"
 import { checkAdapterFits } from "./fits.js"
@@ -27,6 +29,9 @@ export async function schemaCommand(args: string[], io: CliIO, load: PackageLoad
     return 2
   }
   try {
+    // The URL first: a missing one stops before the app's module is imported.
+    if (options.applyToAppDatabase) options.apply = appDatabaseUrl(io)
+    if (options.apply?.trim() === "") throw new DatabaseUrlError(EMPTY_DATABASE_URL)
     const features = await schemaFeatures(io, options)
     if (options.apply !== undefined) return await applySchema(io, options, features, load)
     checkAdapterFits(options, features, options.dialect ?? "postgres")
@@ -39,14 +44,9 @@ export async function schemaCommand(args: string[], io: CliIO, load: PackageLoad
   }
 }
 
-/** `latchkey migrate <url>`: `schema --apply <url>`. */
+/** `latchkey migrate [url]`: `schema --apply [url]`; without a URL, the app's DATABASE_URL. */
 export function migrateCommand(args: string[], io: CliIO, load: PackageLoader = importPackage): Promise<number> {
-  const [url, ...rest] = args
-  if (url === undefined || url.startsWith("-")) {
-    io.err(`migrate needs a database URL\n\nUsage:\n${SCHEMA_USAGE}`)
-    return Promise.resolve(2)
-  }
-  return schemaCommand(["--apply", url, ...rest], io, load)
+  return schemaCommand(["--apply", ...args], io, load)
 }
 
 /**

@@ -17,7 +17,10 @@ export interface SchemaOptions {
   with?: string
   format: SchemaFormat
   out?: string
+  /** The database URL of `--apply URL`. */
   apply?: string
+  /** `--apply` (or `migrate`) without a URL: the app's DATABASE_URL is used. */
+  applyToAppDatabase: boolean
   yes: boolean
 }
 
@@ -25,7 +28,7 @@ const VALUE_FLAGS = new Set(["--config", "--adapter", "--dialect", "--with", "--
 
 /** The options of `args`, or the usage error to print. */
 export function parseSchemaArgs(args: string[]): SchemaOptions | { error: string } {
-  const options: SchemaOptions = { adapter: "drizzle", adapterGiven: false, format: "sql", yes: false }
+  const options: SchemaOptions = { adapter: "drizzle", adapterGiven: false, format: "sql", applyToAppDatabase: false, yes: false }
   for (let index = 0; index < args.length; index++) {
     const flag = args[index]!
     if (flag === "--yes" || flag === "-y") {
@@ -33,6 +36,11 @@ export function parseSchemaArgs(args: string[]): SchemaOptions | { error: string
       continue
     }
     if (!VALUE_FLAGS.has(flag)) return { error: `Unknown argument: ${flag}` }
+    // `--apply` without a URL (the next argument is a flag, or there is none) reads DATABASE_URL.
+    if (flag === "--apply" && (args[index + 1] === undefined || /^-./.test(args[index + 1]!))) {
+      options.applyToAppDatabase = true
+      continue
+    }
     const value = args[++index]
     if (value === undefined || value.startsWith("--")) return { error: `${flag} needs a value` }
     const problem = setOption(options, flag, value)
@@ -72,6 +80,7 @@ export const SCHEMA_USAGE = `  latchkey schema [--config FILE] [--adapter drizzl
                                     recognised, else drizzle). --out writes every dialect and the Prisma
                                     and Drizzle schema files into DIR. --with names what is used when
                                     no configuration is read.
-  latchkey schema --apply DATABASE_URL [--yes]   (or: latchkey migrate DATABASE_URL [--yes])
+  latchkey schema --apply [DATABASE_URL] [--yes]   (or: latchkey migrate [DATABASE_URL] [--yes])
                                     Create the missing tables and columns after showing them;
-                                    postgres://, mysql://, sqlite:FILE, pglite:DIR. Nothing is dropped.`
+                                    postgres://, mysql://, sqlite:FILE, pglite:DIR. Nothing is dropped.
+                                    Without a URL, DATABASE_URL from the environment, .env.local or .env.`

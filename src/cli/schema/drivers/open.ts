@@ -3,6 +3,7 @@
  * `postgresql://` (pg), `mysql://` and `mariadb://` (mysql2), `sqlite:<file>` and Prisma's
  * `file:<file>` (better-sqlite3 or node:sqlite), `pglite:<directory>` (@electric-sql/pglite).
  */
+import { EMPTY_DATABASE_URL } from "../../database-url.js"
 import { DatabaseUrlError } from "../../errors.js"
 import { importPackage, type PackageLoader, type SchemaDatabase } from "./database.js"
 import { openMysql } from "./mysql.js"
@@ -14,6 +15,7 @@ export const DATABASE_URL_FORMS = "postgres://user@host:5432/db[?schema=name], m
 
 /** Opens `text` with the app's driver for its scheme. */
 export async function openDatabase(text: string, load: PackageLoader = importPackage): Promise<SchemaDatabase> {
+  if (text.trim() === "") throw new DatabaseUrlError(EMPTY_DATABASE_URL)
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase()
   const rest = scheme === undefined ? "" : text.slice(scheme.length + 1)
   switch (scheme) {
