@@ -1,6 +1,8 @@
 // docs/cli-init.md against the command itself: each `npx latchkey init` line of the page runs, the
 // auth.ts the page shows is byte for byte what init writes for its command, and the output it shows
 // is what init prints.
+import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
 import { describe, expect, it } from "vitest"
 import { snippetsOf } from "../docs/support.js"
 import { manifest, tempApp } from "./init-support.js"
@@ -29,5 +31,16 @@ describe("docs/cli-init.md", () => {
     expect(app.read("auth.ts")).toBe(`${shownFile}\n`)
     const shownOutput = snippets.find((snippet) => snippet.lang === "text")!.code
     expect(app.out.join("\n")).toBe(shownOutput)
+  })
+
+  it("names the migrate and install lines init prints for --database postgres", async () => {
+    const app = tempApp(NEXT_APP)
+    expect(await app.init("--database", "postgres", "--yes")).toBe(0)
+    const page = readFileSync(resolve(import.meta.dirname, "../../docs/cli-init.md"), "utf8").replace(/\s+/g, " ")
+    const migrate = "`npx latchkey migrate --adapter pg --with database-sessions`"
+    expect(page).toContain(`On PostgreSQL that line is ${migrate}`)
+    expect(app.out.join("\n")).toContain(migrate)
+    expect(page).toContain("ends with `npm install -D @types/pg`")
+    expect(app.out.join("\n")).toMatch(/Install: npm install .* && npm install -D @types\/pg\n/)
   })
 })

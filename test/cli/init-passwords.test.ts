@@ -47,7 +47,7 @@ describe("latchkey init --provider password", () => {
     const printed = app.out.join("\n")
     expect(printed).toContain("GitHub       http://localhost:3000/auth/callback/github")
     expect(printed).not.toContain("/callback/password")
-    expect(printed).toContain('npx latchkey migrate "$DATABASE_URL" --adapter pg --with database-sessions,passwords')
+    expect(printed).toContain("`npx latchkey migrate --adapter pg --with database-sessions,passwords` (it reads DATABASE_URL from .env.local")
     expect(Object.keys(parseEnvText(app.read(".env.local")!))).toEqual(["AUTH_SECRET", "AUTH_URL", "DATABASE_URL", "AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"])
   })
 
@@ -66,7 +66,8 @@ describe("latchkey init --provider password", () => {
 
   it("writes a module that typechecks for every framework, on PGlite and on PostgreSQL", async () => {
     const layouts = { next: NEXT, hono: HONO, express: { "package.json": manifest({ express: "^5" }, { type: "module" }), "tsconfig.json": "{}" }, sveltekit: { "package.json": manifest({}, { devDependencies: { "@sveltejs/kit": "^2" } }), "tsconfig.json": "{}" } }
-    const files: Record<string, string> = {}
+    // SvelteKit's module reads DATABASE_URL and AUTH_URL from $env/dynamic/private, which SvelteKit declares in each app.
+    const files: Record<string, string> = { "sveltekit-env.d.ts": 'declare module "$env/dynamic/private" {\n  export const env: Record<string, string | undefined>\n}\n' }
     for (const [framework, layout] of Object.entries(layouts)) {
       for (const database of ["pglite", "postgres"]) {
         const app = tempApp(layout)

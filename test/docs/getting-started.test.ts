@@ -18,6 +18,7 @@ import GitHub from "../../src/providers/github.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startGitHubLike, type GitHubLike } from "../servers/github-like.js"
 import { appPage } from "../handler/support.js"
+import { manifest, tempApp } from "../cli/init-support.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "getting-started.md"
@@ -25,22 +26,36 @@ const ROUTE = snippet(PAGE, "ts", "// app/auth/[...latchkey]/route.ts")
 const PGLITE = snippet(PAGE, "ts", `from "drizzle-orm/pglite"`)
 const POSTGRES = snippet(PAGE, "ts", `from "drizzle-orm/node-postgres"`)
 const HOME = snippet(PAGE, "tsx", "// app/page.tsx")
+const NEXT_CONFIG = snippet(PAGE, "ts", "// next.config.ts")
 const APP = "http://localhost:3000"
 const DRIZZLE_TABLES = readFileSync(resolve(import.meta.dirname, "../adapters/sql/drizzle-pg.sql"), "utf8")
 
 describe("docs/getting-started.md", () => {
   it("has no ts or tsx block that this file neither runs nor typechecks", () => {
-    const claimed = [ROUTE, PGLITE, POSTGRES, HOME].map((block) => block.line)
+    const claimed = [ROUTE, PGLITE, POSTGRES, HOME, NEXT_CONFIG].map((block) => block.line)
     const unclaimed = snippetsOf(PAGE).filter((block) => (block.lang === "ts" || block.lang === "tsx") && !claimed.includes(block.line))
     expect(unclaimed.map((block) => `line ${block.line}`)).toEqual([])
   })
 
   it("every block compiles as the file it names, in a Next.js app's layout", () => {
-    const files = { "app/auth/[...latchkey]/route.ts": ROUTE.code, "app/page.tsx": HOME.code }
+    const files = { "app/auth/[...latchkey]/route.ts": ROUTE.code, "app/page.tsx": HOME.code, "next.config.ts": NEXT_CONFIG.code }
     const pglite = typecheck({ ...files, "auth.ts": PGLITE.code })
     const postgres = typecheck({ "auth.ts": POSTGRES.code })
     expect([...pglite, ...postgres]).toEqual([])
+    // pg ships no types: this repository's own @types/pg compiles the block here, so the app must be told to install it.
+    expect(snippet(PAGE, "sh", "npm install pg").code).toContain("npm install -D @types/pg")
   }, 120_000)
+
+  it("step 3's next.config.ts line is the one step 2's init adds to create-next-app's config", async () => {
+    const line = /^ *(serverExternalPackages: .*)$/m.exec(NEXT_CONFIG.code)![1]!
+    const config = 'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  /* config options here */\n};\n\nexport default nextConfig;\n'
+    const app = tempApp({ "package.json": manifest({ next: "16.4.6" }), "tsconfig.json": "{}", "app/page.tsx": "", "next.config.ts": config })
+    const command = snippet(PAGE, "sh", "npx latchkey init").code.split(" ").slice(3)
+    expect(command).toContain("pglite")
+    expect(await app.init(...command, "--yes")).toBe(0)
+    expect(app.read("next.config.ts")).toContain(`\n  ${line}\n`)
+    expect(app.out.join("\n")).toContain("Install: npm install latchkey @auth/drizzle-adapter drizzle-orm @electric-sql/pglite")
+  })
 
   it("names the callback URL that the app really sends: AUTH_URL + /auth/callback/github", async () => {
     vi.stubEnv("AUTH_SECRET", "getting-started-secret-0123456789abcdef")

@@ -3,7 +3,8 @@
  * settles the choices (flags, then questions on a terminal, then defaults), writes the auth module
  * and the route, fills `.env.local` with a fresh secret and the variables each provider reads, and
  * prints each provider's callback URL to register. It creates files and never replaces one: what
- * was already there is listed as skipped, with the line to add by hand.
+ * was already there is listed as skipped, with the line to add by hand, unless it is still in the
+ * shape its generator wrote (create-next-app's config, sv create's app.d.ts), which `init` adds to.
  */
 import { readEnv, type EnvRecord } from "../../env.js"
 import { askUntilKnown, DEFAULT_DATABASE, DEFAULT_PROVIDERS, hasPasswords, parseDatabase, parseFramework, parseProviders, PASSWORD_DEFAULT_DATABASE, splitNames, UnknownChoice, type Ask } from "./choose.js"
@@ -12,7 +13,7 @@ import { ENV_FILE, mergeEnvFile } from "./env-file.js"
 import { parseInitFlags, type InitFlags } from "./options.js"
 import { FRAMEWORK_TITLES, type Database, type Framework, type InitChoices } from "./plan.js"
 import { planFor } from "./plan-for.js"
-import { envEntries, packagesToInstall, printCallbackUrls } from "./report.js"
+import { envEntries, installStep, printCallbackUrls } from "./report.js"
 import type { CatalogProvider } from "./provider-catalog.js"
 
 /** The effects `init` needs: the CLI's own, and a question on the terminal when there is one. */
@@ -78,12 +79,22 @@ async function settleChoices(flags: InitFlags, io: InitIO): Promise<InitChoices 
 function writeFiles(choices: InitChoices, io: InitIO): { devOrigin: string; nextSteps: string[] } {
   const plan = planFor(choices)
   for (const file of plan.files) {
-    if (io.readFile(file.path) !== undefined) {
-      io.out(`  skipped  ${file.path} (it exists)${file.ifExists === undefined ? "" : `: ${file.ifExists}`}`)
+    const existing = io.readFile(file.path)
+    if (existing === undefined) {
+      io.writeFile(file.path, file.contents)
+      io.out(`  created  ${file.path}`)
       continue
     }
-    io.writeFile(file.path, file.contents)
-    io.out(`  created  ${file.path}`)
+    const { addition } = file
+    const added = addition?.addTo(existing)
+    if (addition === undefined || added === undefined) {
+      io.out(`  skipped  ${file.path} (it exists)${file.ifExists === undefined ? "" : `: ${file.ifExists}`}`)
+    } else if (added === existing) {
+      io.out(`  skipped  ${file.path} (it already has ${addition.what})`)
+    } else {
+      io.writeFile(file.path, added)
+      io.out(`  updated  ${file.path} (${addition.what})`)
+    }
   }
   return plan
 }
@@ -121,8 +132,8 @@ export async function initCommand(args: string[], io: InitIO, parseEnvFile: (tex
   writeEnvFile(choices, devOrigin, io)
   const configured = readEnv("AUTH_URL", parseEnvFile(io.readFile(ENV_FILE) ?? ""))
   printCallbackUrls(choices, configured ?? devOrigin, io.out)
-  const missing = packagesToInstall(choices, readManifest(io.readFile)?.dependencies ?? new Set())
-  const steps = [...(missing.length > 0 ? [`Install: npm install ${missing.join(" ")}`] : []), ...nextSteps]
+  const install = installStep(choices, readManifest(io.readFile)?.dependencies ?? new Set())
+  const steps = [...(install === undefined ? [] : [install]), ...nextSteps]
   io.out(`\nNext:\n${steps.map((step, index) => `  ${index + 1}. ${step}`).join("\n")}`)
   return 0
 }

@@ -5,12 +5,14 @@
  * --db` runs it), or none (JWT sessions). Password accounts add the `Password` provider (its mails
  * printed in development until the app connects a mailer), the `passwords` plug-in, and the two
  * adapter methods that read and write the hash, as docs/passwords.md shows them for each adapter.
- * The framework templates put these lines around their own call.
+ * The framework templates put these lines around their own call. SvelteKit's module reads its
+ * variables from `$env/dynamic/private`: that has `.env.local` in `vite dev`, and an app made by
+ * `sv create` has no Node types for `process`.
  */
 import { envName } from "../../providers/index.js"
 import { hasPasswords } from "./choose.js"
 import type { CatalogProvider } from "./provider-catalog.js"
-import type { Database, InitChoices } from "./plan.js"
+import type { AppLayout, Database, InitChoices } from "./plan.js"
 
 /** The lines of the generated module, by where they go. */
 export interface ConfigSource {
@@ -34,6 +36,13 @@ export const DATABASE_PACKAGES: Record<Database, string[]> = {
   none: [],
 }
 
+/** The type packages a TypeScript app needs beside them: `pg` ships none of its own. */
+export const DATABASE_TYPE_PACKAGES: Record<Database, string[]> = {
+  postgres: ["@types/pg"],
+  pglite: [],
+  none: [],
+}
+
 const ADAPTER_COMMENT = "// with an adapter, sessions are rows in the database"
 
 /** The adapter field: the adapter alone, or spread with the two methods that read and write the password hash. */
@@ -42,7 +51,10 @@ function adapterField(adapter: string, passwordMethods: string[] | undefined): s
   return [`  adapter: {`, `    ...${adapter}, ${ADAPTER_COMMENT}`, "    // Where each user's password hash lives: the users table's password column (docs/passwords.md).", ...passwordMethods.map((line) => `    ${line}`), "  },"]
 }
 
-function databaseSource(database: Database, passwords: boolean, typescript: boolean): ConfigSource {
+/** How the module reads a variable: `process.env.NAME`, or SvelteKit's `env.NAME`. */
+type ReadEnv = (name: string) => string
+
+function databaseSource(database: Database, passwords: boolean, typescript: boolean, readEnv: ReadEnv): ConfigSource {
   if (database === "postgres") {
     const methods = [
       'getUserPassword: async (id) => (await pool.query("select password from users where id = $1", [id])).rows[0]?.password ?? null,',
@@ -52,7 +64,7 @@ function databaseSource(database: Database, passwords: boolean, typescript: bool
     ]
     return {
       imports: ['import PostgresAdapter from "@auth/pg-adapter"', 'import pg from "pg"'],
-      setup: ["const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL })"],
+      setup: [`const pool = new pg.Pool({ connectionString: ${readEnv("DATABASE_URL")} })`],
       fields: adapterField("PostgresAdapter(pool)", passwords ? methods : undefined),
     }
   }
@@ -66,7 +78,7 @@ function databaseSource(database: Database, passwords: boolean, typescript: bool
     ]
     return {
       imports: ['import { DrizzleAdapter } from "@auth/drizzle-adapter"', 'import { PGlite } from "@electric-sql/pglite"', ...(passwords ? ['import { sql } from "drizzle-orm"'] : []), 'import { drizzle } from "drizzle-orm/pglite"'],
-      setup: ['// PGlite is PostgreSQL in this process; its files live in PGLITE_DIR.', 'const db = drizzle({ client: new PGlite(process.env.PGLITE_DIR ?? ".data/pglite") })'],
+      setup: ['// PGlite is PostgreSQL in this process; its files live in PGLITE_DIR.', `const db = drizzle({ client: new PGlite(${readEnv("PGLITE_DIR")} ?? ".data/pglite") })`],
       fields: adapterField("DrizzleAdapter(db)", passwords ? methods : undefined),
     }
   }
@@ -74,26 +86,29 @@ function databaseSource(database: Database, passwords: boolean, typescript: bool
 }
 
 /** The Password provider's lines: its mails printed in development until the app connects a mailer. */
-const PASSWORD_PROVIDER_LINES = [
+const passwordProviderLines = (readEnv: ReadEnv) => [
   "    Password({",
   "      // Verification, reset and change-of-address links go out through sendEmail. Until you connect a",
   "      // mailer, they are printed here while AUTH_URL is on localhost; anywhere else this throws, so no",
   "      // link ever lands in a production log.",
   "      sendEmail: async ({ to, subject, text }) => {",
-  '        if (!process.env.AUTH_URL?.startsWith("http://localhost")) throw new Error("Connect a mailer to sendEmail in Password() (docs/passwords.md).")',
+  `        if (!${readEnv("AUTH_URL")}?.startsWith("http://localhost")) throw new Error("Connect a mailer to sendEmail in Password() (docs/passwords.md).")`,
   "        console.log(`[latchkey] mail to ${to}: ${subject}\\n${text}`)",
   "      },",
   "    }),",
 ]
 
-/** The shared lines for the user's choices (TypeScript unless the app's layout says otherwise). */
-export function configSource(choices: Pick<InitChoices, "providers" | "database"> & { layout?: Pick<InitChoices["layout"], "typescript"> }): ConfigSource {
+/** The shared lines for the user's choices, in the app's language and framework. */
+export function configSource(choices: Pick<InitChoices, "providers" | "database"> & { layout: Pick<AppLayout, "typescript" | "framework"> }): ConfigSource {
   const passwords = hasPasswords(choices.providers)
+  const sveltekit = choices.layout.framework === "sveltekit"
+  const readEnv: ReadEnv = (name) => (sveltekit ? `env.${name}` : `process.env.${name}`)
   const providerImports = choices.providers.map((provider) => `import ${provider.exportName} from "latchkey/providers/${provider.file}"`)
-  const providerLines = choices.providers.flatMap((provider) => (provider.type === "password" ? PASSWORD_PROVIDER_LINES : [`    ${provider.exportName}, // ${providerEnvNames(provider).join(", ")}`]))
-  const database = databaseSource(choices.database, passwords, choices.layout?.typescript ?? true)
+  const providerLines = choices.providers.flatMap((provider) => (provider.type === "password" ? passwordProviderLines(readEnv) : [`    ${provider.exportName}, // ${providerEnvNames(provider).join(", ")}`]))
+  const database = databaseSource(choices.database, passwords, choices.layout.typescript, readEnv)
+  const readsEnv = passwords || choices.database !== "none"
   return {
-    imports: [...providerImports, ...(passwords ? ['import { passwords } from "latchkey/passwords"'] : []), ...database.imports],
+    imports: [...providerImports, ...(passwords ? ['import { passwords } from "latchkey/passwords"'] : []), ...database.imports, ...(sveltekit && readsEnv ? ['import { env } from "$env/dynamic/private"'] : [])],
     setup: database.setup,
     fields: [
       "  providers: [",

@@ -2,7 +2,8 @@
  * Finds out what app `init` runs in, from package.json and a few files whose presence marks a
  * layout: the framework among the dependencies (Next.js first, since a Next app may also list
  * Express for a custom server), whether the sources are TypeScript, whether a Next.js app keeps its
- * App Router in `src/app`, and whether package.json makes `.js` files ES modules.
+ * App Router in `src/app`, which config file a Next.js app has, and whether package.json makes `.js`
+ * files ES modules.
  */
 import type { AppLayout, Framework } from "./plan.js"
 
@@ -16,6 +17,9 @@ const MARKERS: [dependency: string, framework: Framework][] = [
   ["hono", "hono"],
   ["express", "express"],
 ]
+
+/** The names Next.js loads its config from. */
+const NEXT_CONFIG_FILES = ["next.config.ts", "next.config.mts", "next.config.mjs", "next.config.js", "next.config.cjs"]
 
 const NEXT_APP_FILES = ["layout.tsx", "layout.jsx", "layout.ts", "layout.js", "page.tsx", "page.jsx", "page.ts", "page.js"]
 
@@ -57,5 +61,6 @@ export function detectLayout(read: ReadAppFile, framework: Framework): AppLayout
     typescript: read("tsconfig.json") !== undefined,
     srcDir: framework === "next" && nextUsesSrcDir(read),
     esm: manifest?.esm ?? false,
+    nextConfig: framework === "next" ? NEXT_CONFIG_FILES.find((file) => read(file) !== undefined) : undefined,
   }
 }

@@ -12,7 +12,8 @@ import { sveltekitPlan } from "./templates/sveltekit.js"
 /** The step that creates the tables, naming what the written config uses (so `migrate` needs no TypeScript loader: Node 20 has none). */
 function databaseStep(database: Database, passwords: boolean): string | undefined {
   const features = passwords ? "database-sessions,passwords" : "database-sessions"
-  if (database === "postgres") return `Point DATABASE_URL in .env.local at your PostgreSQL database, and create latchkey's tables there with \`npx latchkey migrate "$DATABASE_URL" --adapter pg --with ${features}\` (see docs/cli.md).`
+  // No URL on the line: DATABASE_URL is in .env.local, not the shell, and `migrate` reads it from there.
+  if (database === "postgres") return `Point DATABASE_URL in .env.local at your PostgreSQL database, and create latchkey's tables there with \`npx latchkey migrate --adapter pg --with ${features}\` (it reads DATABASE_URL from .env.local; see docs/cli.md).`
   if (database === "pglite") return `Create latchkey's tables in PGlite with \`npx latchkey migrate pglite:.data/pglite --adapter drizzle --with ${features}\` (see docs/cli.md), and add its folder, .data/, to .gitignore.`
   return undefined
 }

@@ -20,6 +20,8 @@ export interface AppLayout {
   srcDir: boolean
   /** package.json says `"type": "module"`, so a `.js` file may use `import`. */
   esm: boolean
+  /** Next.js: the config file the app already has (`next.config.ts`, `.mjs`, …), if any. */
+  nextConfig?: string
 }
 
 /** Everything `init` needs to write the files. */
@@ -35,6 +37,20 @@ export interface PlannedFile {
   contents: string
   /** What the user should do by hand when the file already exists (for example, a line to add). */
   ifExists?: string
+  /** What `init` adds itself to the file when it exists (in the shape its generator writes): else `ifExists` is printed. */
+  addition?: FileAddition
+}
+
+/**
+ * A few lines `init` adds to a file the app already has. Only a file its generator wrote (such as
+ * create-next-app's config or sv create's app.d.ts), or one like it, is edited: in any other
+ * shape a wrong guess would break the app, so the user gets the lines instead.
+ */
+export interface FileAddition {
+  /** What is added, as the output names it. */
+  what: string
+  /** The file with the addition; the same text when it has it already; `undefined` when its shape is not one `init` edits. */
+  addTo(existing: string): string | undefined
 }
 
 /** The files for one framework, where its dev server answers, and the steps left to the user. */

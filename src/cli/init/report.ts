@@ -3,8 +3,9 @@
  * where each value comes from), each provider's callback URL to register with it, and the packages
  * to install. The callback URL is `AUTH_URL` (the app's, when `.env.local` already sets one) plus
  * the base path `/auth` (or `AUTH_URL`'s own path) plus `/callback/<id>`, as the handler builds it.
+ * The install line adds, for a TypeScript app, the type packages its build needs (`@types/pg`).
  */
-import { DATABASE_PACKAGES, providerEnvNames } from "./config-source.js"
+import { DATABASE_PACKAGES, DATABASE_TYPE_PACKAGES, providerEnvNames } from "./config-source.js"
 import { newSecret, type EnvEntry } from "./env-file.js"
 import type { InitChoices } from "./plan.js"
 import type { CatalogProvider } from "./provider-catalog.js"
@@ -52,6 +53,20 @@ export function printCallbackUrls(choices: InitChoices, authUrl: string, out: (l
 }
 
 /** The packages the app does not depend on yet. */
-export function packagesToInstall(choices: InitChoices, dependencies: Set<string>): string[] {
+function packagesToInstall(choices: InitChoices, dependencies: Set<string>): string[] {
   return ["latchkey", ...DATABASE_PACKAGES[choices.database]].filter((name) => !dependencies.has(name))
+}
+
+/** The type packages a TypeScript app needs to build the written module, and does not have yet. */
+function typesToInstall(choices: InitChoices, dependencies: Set<string>): string[] {
+  if (!choices.layout.typescript) return []
+  return DATABASE_TYPE_PACKAGES[choices.database].filter((name) => !dependencies.has(name))
+}
+
+/** The step that installs what is missing, as one line to paste; `undefined` when nothing is. */
+export function installStep(choices: InitChoices, dependencies: Set<string>): string | undefined {
+  const packages = packagesToInstall(choices, dependencies)
+  const types = typesToInstall(choices, dependencies)
+  const commands = [...(packages.length > 0 ? [`npm install ${packages.join(" ")}`] : []), ...(types.length > 0 ? [`npm install -D ${types.join(" ")}`] : [])]
+  return commands.length > 0 ? `Install: ${commands.join(" && ")}` : undefined
 }

@@ -2,10 +2,11 @@
  * The Next.js (App Router) files, laid out as docs/frameworks/nextjs.md and examples/next-app have
  * them: `auth.ts` beside the `app` folder (at the root, or in `src/` when the app keeps its App
  * Router there), and the catch-all route at `app/auth/[...latchkey]/route.ts`, which is latchkey's
- * default base path `/auth`.
+ * default base path `/auth`. On PGlite, the Next.js config keeps PGlite out of the bundle.
  */
 import { configSource, moduleText } from "../config-source.js"
 import type { FrameworkPlan, InitChoices } from "../plan.js"
+import { pgliteNextConfig } from "./next-config.js"
 
 /** The files and next steps for a Next.js app. */
 export function nextPlan(choices: InitChoices): FrameworkPlan {
@@ -25,6 +26,7 @@ export function nextPlan(choices: InitChoices): FrameworkPlan {
     files: [
       { path: `${root}auth.${extension}`, contents: auth },
       { path: `${root}app/auth/[...latchkey]/route.${extension}`, contents: route },
+      ...(choices.database === "pglite" ? [pgliteNextConfig(choices.layout.nextConfig, typescript)] : []),
     ],
     nextSteps: [
       "Start the app with `npm run dev` and open http://localhost:3000/auth/signin to sign in.",
