@@ -29,3 +29,14 @@ export type {
   SignOutResult,
   SignUpFields,
 } from "./types.js"
+/**
+ * The session the client holds: `latchkey`'s `Session`, exported here too for browser code that
+ * seeds a client with the server's session. Augmenting it in `latchkey` changes it here.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type Session } from "latchkey/client"
+ * export const clientFor = (session: Session | null) => createAuthClient({ session })
+ * ```
+ */
+export type { Session } from "../types.js"
