@@ -240,13 +240,16 @@ describe("provider contract", () => {
     })
   })
 
+  /** The provider's User as the flow answers it: the address lower-cased before linking, as Auth.js does (oauth/profile.ts). */
+  const linkedUser = <U extends { email?: unknown }>(user: U): U => (typeof user.email === "string" ? { ...user, email: user.email.toLowerCase() } : user)
+
   describe.each(oauthProviders.map(({ id, factory }) => [id, factory] as const))("%s", (id, factory) => {
     it("completes finishSignIn against its documented responses and yields the expected User", async () => {
       outcomes.set(id, false)
       const { result, authorization, provider, exchanges } = await contract(id, factory)
       expect(double.rejections).toEqual([])
       expect(exchanges).toHaveLength(1)
-      expect(result.user).toEqual(fixtureFor(id).user)
+      expect(result.user).toEqual(linkedUser(fixtureFor(id).user))
       expect(result.account).toMatchObject({ provider: id, type: provider.type, providerAccountId: String(fixtureFor(id).user.id) })
       expect(authorization.searchParams.get("client_id") ?? authorization.searchParams.get("client_key")).toBe(CLIENT.clientId)
       expect(double.requests.some((request) => path(request.url) === path(provider.token.url ?? `https://x${TOKEN_PATH}`) || request.url.endsWith(TOKEN_PATH))).toBe(true)
@@ -260,7 +263,7 @@ describe("provider contract", () => {
       const { result, exchanges } = await contract(id, factory, fixture)
       expect(double.rejections).toEqual([])
       expect(exchanges).toHaveLength(1)
-      expect(result.user).toEqual(variant.user)
+      expect(result.user).toEqual(linkedUser(variant.user))
     })
   })
 })
