@@ -8,9 +8,10 @@
  * @module
  */
 import { brandWithConfig, readingConfig } from "../../handler/config-brand.js"
-import { createAuth, type AccessTokenApi, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
+import type { AccessTokenApiOf, Auth, AuthConfig } from "../../handler/index.js"
 import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
+import { deferredAuth, withAccessToken } from "../deferred-auth.js"
 import type { ActionResult } from "../run-action.js"
 import { serverActions, type PasswordActionFields, type PasswordActionOptions, type PasswordActionResult, type SignInOptions, type SignOutOptions } from "./actions.js"
 import { cookieHeader, requestUrl } from "./incoming.js"
@@ -130,11 +131,8 @@ function buildingTheApp(): boolean {
 export function Latchkey<J extends JWT = JWT, S extends Session = Session, P extends ProviderTokensEngine | undefined = undefined>(
   config: AuthConfig<J, S> & { providerTokens?: P },
 ): NextAuthInstance<S> & AccessTokenApiOf<P> {
-  let made: (Auth<S> & Partial<AccessTokenApi>) | undefined
-  const instance = () => (made ??= createAuth<J, S, P>(config) as Auth<S> & Partial<AccessTokenApi>)
-  if (!buildingTheApp() && !readingConfig()) instance()
-  // Every member is async, so a configuration checked late fails as a rejected promise, like any other failure of the call.
-  const handler = async (request: Request) => instance().handler(request)
+  const { instance, members: forwarded } = deferredAuth(config, buildingTheApp() || readingConfig())
+  const { handler } = forwarded
   const pages = {
     get basePath() {
       return instance().basePath
@@ -143,22 +141,13 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     error: config.pages?.error,
   }
   const actions = serverActions({ handler }, pages, { headers, cookies })
-  const members: NextAuthInstance<S> = {
-    handler,
+  // In place: a spread would read the forwarded `basePath` getter, and so check the configuration now.
+  const members: NextAuthInstance<S> = Object.assign(forwarded, {
     handlers: { GET: handler, POST: handler },
     // The request is read before anything else (see currentRequest).
-    auth: async (request) => {
+    auth: async (request?: Request) => {
       const read = request ?? (await currentRequest())
       return instance().auth(read)
-    },
-    authFromCookies: async (request) => instance().authFromCookies(request),
-    revokeSession: async (sessionToken) => instance().revokeSession(sessionToken),
-    revokeSessions: async (userId) => instance().revokeSessions(userId),
-    unlinkAccount: async (userId, account) => instance().unlinkAccount(userId, account),
-    deleteUser: async (userId) => instance().deleteUser(userId),
-    clearLockout: async (identifier) => instance().clearLockout(identifier),
-    get basePath() {
-      return instance().basePath
     },
     signIn: actions.signIn,
     signOut: actions.signOut,
@@ -167,16 +156,10 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     resetPassword: actions.resetPassword,
     changePassword: actions.changePassword,
     changeEmail: actions.changeEmail,
-    proxy: (options = {}) => createProxy(instance, options, config.pages?.signIn),
-  }
+    proxy: (options: ProxyOptions<S> = {}) => createProxy(instance, options, config.pages?.signIn),
+  })
   // Apps export these destructured (init writes `{ handlers, auth, signIn, signOut, proxy }`): each
   // carries the config for the CLI to find, as createAuth's own members do.
   brandWithConfig(config, handler, members.handlers, members.auth, members.signIn, members.signOut, members.proxy, members)
-  // Decided from the plug-in itself, so it holds while `next build` defers the rest of the config.
-  // Added in place: a spread would read the `basePath` getter, and so check the configuration now.
-  if (config.providerTokens?.refreshes === true) {
-    const getAccessToken: AccessTokenApi["getAccessToken"] = async (request, providerId) => instance().getAccessToken!(request, providerId)
-    Object.defineProperty(members, "getAccessToken", { value: getAccessToken, enumerable: true })
-  }
-  return members as NextAuthInstance<S> & AccessTokenApiOf<P>
+  return withAccessToken(members, config, instance) as NextAuthInstance<S> & AccessTokenApiOf<P>
 }

@@ -9,9 +9,10 @@
  */
 import { readEnv } from "../../env.js"
 import { brandWithConfig, readingConfig } from "../../handler/config-brand.js"
-import { createAuth, type AccessTokenApi, type AccessTokenApiOf, type Auth, type AuthConfig } from "../../handler/index.js"
+import type { AccessTokenApiOf, Auth, AuthConfig } from "../../handler/index.js"
 import type { ProviderTokensEngine } from "../../provider-tokens/types.js"
 import type { JWT, Session } from "../../types.js"
+import { deferredAuth, withAccessToken } from "../deferred-auth.js"
 import { eventActions, type KitActionEvent, type KitActionFailure, type PasswordFormError } from "./actions.js"
 
 export type { KitActionEvent, KitActionFailure, KitCookies, PasswordFormError } from "./actions.js"
@@ -139,11 +140,8 @@ export type PasswordFormAction = (event: KitActionEvent) => Promise<KitActionFai
 export function Latchkey<J extends JWT = JWT, S extends Session = Session, P extends ProviderTokensEngine | undefined = undefined>(
   config: AuthConfig<J, S> & { providerTokens?: P },
 ): SvelteKitAuthInstance<S> & AccessTokenApiOf<P> {
-  let made: (Auth<S> & Partial<AccessTokenApi>) | undefined
-  const instance = () => (made ??= createAuth<J, S, P>(config) as Auth<S> & Partial<AccessTokenApi>)
-  if (!checksDeferred()) instance()
-  // Every member is async, so a configuration checked late fails as a rejected promise, like any other failure of the call.
-  const handler = async (request: Request) => instance().handler(request)
+  const { instance, members: forwarded } = deferredAuth(config, checksDeferred())
+  const { handler } = forwarded
   const auth = async (request: Request) => instance().auth(request)
   const pages = {
     get basePath() {
@@ -164,31 +162,12 @@ export function Latchkey<J extends JWT = JWT, S extends Session = Session, P ext
     return resolve(event as never)
   }
 
-  const members: SvelteKitAuthInstance<S> = {
-    handler,
-    auth,
-    authFromCookies: async (request) => instance().authFromCookies(request),
-    revokeSession: async (sessionToken) => instance().revokeSession(sessionToken),
-    revokeSessions: async (userId) => instance().revokeSessions(userId),
-    unlinkAccount: async (userId, account) => instance().unlinkAccount(userId, account),
-    deleteUser: async (userId) => instance().deleteUser(userId),
-    clearLockout: async (identifier) => instance().clearLockout(identifier),
-    get basePath() {
-      return instance().basePath
-    },
-    handle,
-    ...actions,
-  }
+  // In place: a spread would read the forwarded `basePath` getter, and so check the configuration now.
+  const members: SvelteKitAuthInstance<S> = Object.assign(forwarded, { auth, handle, ...actions })
   // Apps export these destructured (init writes `{ handle, signIn, signOut }`): each carries the
   // config for the CLI to find, as createAuth's own members do.
   brandWithConfig(config, handler, auth, handle, actions.signIn, actions.signOut, members)
-  // Decided from the plug-in itself, so it holds while the checks are deferred. Added in place: a
-  // spread would read the `basePath` getter, and so check the configuration now.
-  if (config.providerTokens?.refreshes === true) {
-    const getAccessToken: AccessTokenApi["getAccessToken"] = async (request, providerId) => instance().getAccessToken!(request, providerId)
-    Object.defineProperty(members, "getAccessToken", { value: getAccessToken, enumerable: true })
-  }
-  return members as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
+  return withAccessToken(members, config, instance) as SvelteKitAuthInstance<S> & AccessTokenApiOf<P>
 }
 
 /**
