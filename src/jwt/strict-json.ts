@@ -12,6 +12,8 @@ const QUOTE = 34
 const BACKSLASH = 92
 const COLON = 58
 const OPEN_BRACE = 123
+/** One token of JSON text: a string, a number or literal, or one of `{}[],:`. */
+const JSON_TOKEN = /"(?:\\.|[^"\\])*"|[^\s"{}[\],:]+|\S/g
 const PROTO = "__proto__"
 /** What {@link countKeys} answers when a key is written with an escape. */
 const ESCAPED_KEY = -2
@@ -84,19 +86,22 @@ function countParsedKeys(value: unknown): number {
 
 /**
  * JSON.parse, refusing what two readers could read differently: answers {@link AMBIGUOUS} for a
- * duplicate key in any object or a `__proto__` key anywhere (however it is escaped), and throws JSON.parse's SyntaxError for text that is not JSON.
+ * duplicate key in any object or a `__proto__` key anywhere (however it is escaped), and throws
+ * JSON.parse's SyntaxError for text that is not JSON.
  *
  * Every key JSON.parse keeps is an own key of exactly one object in its result, and a duplicate
  * drops at least one key (the earlier one, with whatever its value held). So the text is free of
  * duplicates exactly when it writes as many keys as the result holds: no set of keys is built.
- * That holds only while JSON.parse decodes keys right, and Node 24's does not always: after some
- * warm-up it read `{"q\"":1,"q\"":[]}` as the two keys `q"` and `q\`. So text with any escaped
- * key (which no token latchkey or Auth.js writes has) is checked by the exact scanner instead.
+ * That holds only while JSON.parse decodes keys right, and V8's does not always (Node 24 and
+ * later): once any object has had the key `q\`, it reads the key `"q\""` in a like object as `q\`,
+ * so `{"q\"":1,"q\"":[]}` looks like two keys and `{"q\"":1}` gives the wrong one. So text with any
+ * escaped key (which no token latchkey or Auth.js writes has) is read by {@link parseEscapedKeys},
+ * which never lets JSON.parse decode a key in place.
  */
 export function parseStrictJson(text: string): unknown {
   const written = countKeys(text)
   if (written === -1) return AMBIGUOUS
-  if (written === ESCAPED_KEY) return hasAmbiguousKeys(text) ? AMBIGUOUS : JSON.parse(text)
+  if (written === ESCAPED_KEY) return parseEscapedKeys(text)
   const value: unknown = JSON.parse(text)
   return written === 0 || parsedKeyCount(value, text) === written ? value : AMBIGUOUS
 }
@@ -114,40 +119,39 @@ function parsedKeyCount(value: unknown, text: string): number {
 }
 
 /**
- * The exact check, for text with escaped keys: one walk keeping a set of keys per object, each key
- * decoded on its own. Whether `text` has a duplicate key in any object, or a `__proto__` key anywhere.
+ * The exact reading, for text with escaped keys: one walk that builds the value itself, keeping
+ * each object's keys as it goes, and decodes every string on its own. A string decoded alone is a
+ * value, never a key, so it does not meet the V8 fault above (nodejs/node#63785: an escaped key is
+ * resolved through an earlier object's hidden-class transition whose key matches the raw text's
+ * prefix). JSON.parse still judges the syntax first, so bad text throws its SyntaxError and the
+ * walk may trust the grammar. The walk keeps its own stack: deep nesting cannot overflow the call stack.
  */
-function hasAmbiguousKeys(text: string): boolean {
-  const stack: (Set<string> | null)[] = []
+function parseEscapedKeys(text: string): unknown {
+  JSON.parse(text)
+  const open: (Record<string, unknown> | unknown[])[] = []
+  let root: unknown
+  let key = ""
   let expectKey = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (char === '"') {
-      let end = i + 1
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1
-      const keys = stack[stack.length - 1]
-      if (expectKey && keys) {
-        let key: string
-        try {
-          key = JSON.parse(text.slice(i, end + 1)) as string
-        } catch {
-          return true
-        }
-        if (key === PROTO || keys.has(key)) return true
-        keys.add(key)
+  for (const [token] of text.matchAll(JSON_TOKEN)) {
+    const parent = open.at(-1)
+    if (token === ",") expectKey = !Array.isArray(parent)
+    else if (token === "}" || token === "]") open.pop()
+    else if (token !== ":") {
+      const value: unknown = token === "{" ? {} : token === "[" ? [] : JSON.parse(token)
+      if (expectKey) {
+        key = value as string
+        if (key === PROTO || Object.hasOwn(parent!, key)) return AMBIGUOUS
         expectKey = false
+        continue
       }
-      i = end
-    } else if (char === "{") {
-      stack.push(new Set())
-      expectKey = true
-    } else if (char === "[") {
-      stack.push(null)
-    } else if (char === "}" || char === "]") {
-      stack.pop()
-    } else if (char === ",") {
-      expectKey = stack[stack.length - 1] != null
+      if (parent === undefined) root = value
+      else if (Array.isArray(parent)) parent.push(value)
+      else parent[key] = value
+      if (token === "{" || token === "[") {
+        open.push(value as Record<string, unknown>)
+        expectKey = token === "{"
+      }
     }
   }
-  return false
+  return root
 }
