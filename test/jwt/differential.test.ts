@@ -2,7 +2,7 @@
 // byte: same key, IV and plaintext give the same token; every token of ours opens with
 // jose.jwtDecrypt; every token jose makes with these parameters opens with ours.
 import fc from "fast-check"
-import { CompactEncrypt, EncryptJWT, jwtDecrypt } from "jose"
+import { CompactEncrypt, compactDecrypt, EncryptJWT, jwtDecrypt } from "jose"
 import { describe, expect, it } from "vitest"
 import { deriveBytes } from "../../src/jwt/keys.js"
 import { AMBIGUOUS, parseStrictJson } from "../../src/jwt/strict-json.js"
@@ -14,6 +14,12 @@ const claimsArbitrary = fc.dictionary(
   { maxKeys: 8 }
   // latchkey refuses __proto__ keys anywhere (test/jwt/strict-json.test.ts); fast-check favours them.
 ).filter((claims) => parseStrictJson(JSON.stringify(claims)) !== AMBIGUOUS)
+
+// JSON.parse is no oracle for these claims: V8 (Node 24 and later, nodejs/node#63785) misreads an
+// escaped key once a like object has had a key matching its raw text, and fast-check's keys hold
+// quotes and backslashes. So claims are compared as text: jose's plaintext, which JSON.stringify
+// wrote, against what JSON.stringify writes again.
+const plaintextOf = async (token: string, raw: Uint8Array) => new TextDecoder().decode((await compactDecrypt(token, raw)).plaintext)
 
 const keyBytes = (enc: "A256CBC-HS512" | "A256GCM", salt = PLAIN) => deriveBytes("authjs", enc, SECRET, salt)
 
@@ -43,7 +49,7 @@ describe(`differential against jose (${backend.name})`, () => {
         const { payload, protectedHeader } = await jwtDecrypt(token, raw, { clockTolerance: 15 })
         expect(protectedHeader.alg).toBe("dir")
         expect(protectedHeader.enc).toBe("A256CBC-HS512")
-        expect(payload).toEqual(JSON.parse(JSON.stringify({ ...claims, iat: payload.iat, exp: payload.exp, jti: payload.jti })))
+        expect(await plaintextOf(token, raw)).toBe(JSON.stringify({ ...claims, iat: payload.iat, exp: payload.exp, jti: payload.jti }))
         expect(payload.exp! - payload.iat!).toBe(30 * 24 * 60 * 60)
         expect(payload.jti).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
       }),
@@ -62,8 +68,7 @@ describe(`differential against jose (${backend.name})`, () => {
           .setExpirationTime("1h")
           .encrypt(raw)
         const decoded = await codec.decode({ token, secret: SECRET, salt: PLAIN })
-        const { payload } = await jwtDecrypt(token, raw)
-        expect(decoded).toEqual(payload)
+        expect(JSON.stringify(decoded)).toBe(await plaintextOf(token, raw))
       }),
       { numRuns: 150 }
     )
