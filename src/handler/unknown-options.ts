@@ -1,8 +1,8 @@
 /**
  * A warning for each `createAuth` option latchkey does not know, with the nearest known name: a
  * typo (`sesion`, `callback`, `pages.signin`) is otherwise ignored in silence, and the app runs on
- * the default it meant to change. The keys inside `pages`, `session`, `callbacks`, `events` and
- * `jwt` are checked too, since an Auth.js config brings its own there, and Auth.js's
+ * the default it meant to change. The keys inside `pages`, `session`, `callbacks`, `events`, `jwt`
+ * and `theme` are checked too, since an Auth.js config brings its own there, and Auth.js's
  * `callbacks.authorized` is told where it moved. The lists are typed against `AuthConfig`, so an
  * option added there without being added here fails the type check instead of being warned about.
  */
@@ -40,7 +40,7 @@ const KNOWN_OPTIONS: Record<keyof AuthConfig, true> = {
 }
 
 /** The options that are records of options themselves, whose keys an Auth.js config may bring. */
-type Section = "pages" | "session" | "callbacks" | "events" | "jwt"
+type Section = "pages" | "session" | "callbacks" | "events" | "jwt" | "theme"
 
 /** Every key of each {@link Section}, typed like {@link KNOWN_OPTIONS}. */
 const KNOWN_KEYS: { [S in Section]: Record<keyof NonNullable<AuthConfig[S]>, true> } = {
@@ -49,6 +49,7 @@ const KNOWN_KEYS: { [S in Section]: Record<keyof NonNullable<AuthConfig[S]>, tru
   callbacks: { signIn: true, redirect: true, jwt: true, session: true },
   events: { signIn: true, signOut: true, createUser: true, updateUser: true, session: true, linkAccount: true, rateLimited: true },
   jwt: { maxAge: true, encode: true, decode: true },
+  theme: { brandColor: true, logo: true, colorScheme: true, buttonText: true },
 }
 
 /**

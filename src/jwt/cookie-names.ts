@@ -7,6 +7,7 @@
  * everything that names a cookie.
  */
 import { InvalidOptionError, type CheckName } from "../errors.js"
+import { didYouMean } from "../lib/did-you-mean.js"
 import type { SessionCookieOptions } from "./cookies.js"
 
 /**
@@ -32,7 +33,8 @@ export type HandlerCookie = "sessionToken" | "callbackUrl" | "csrfToken" | "sess
  */
 export interface CookieOption {
   name?: string
-  options?: Pick<SessionCookieOptions, "domain" | "path" | "sameSite" | "secure">
+  /** `httpOnly` is taken only as `true`, as Auth.js's example writes it: latchkey's cookies are always HttpOnly. */
+  options?: Pick<SessionCookieOptions, "domain" | "path" | "sameSite" | "secure"> & { httpOnly?: true }
 }
 
 /**
@@ -105,18 +107,55 @@ export function cookieName(context: CookieContext, which: HandlerCookie): string
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
 /**
- * Refuses a `cookies` option that browsers would silently drop: a name that is not a cookie name,
- * a `__Host-` cookie with a domain or a path other than `/`, a prefixed cookie without Secure.
+ * What each attribute an app may set must be. `httpOnly` is taken only as `true`: Auth.js's
+ * documented example carries it, and latchkey's cookies are always HttpOnly.
+ */
+const ATTRIBUTES: Readonly<Record<string, [(value: unknown) => boolean, string]>> = {
+  domain: [(value) => typeof value === "string", "a string"],
+  path: [(value) => typeof value === "string" && value.startsWith("/"), 'a path starting with "/"'],
+  sameSite: [(value) => value === "lax" || value === "strict" || value === "none", '"lax", "strict" or "none"'],
+  secure: [(value) => typeof value === "boolean", "true or false"],
+  httpOnly: [(value) => value === true, "true (latchkey's cookies are always HttpOnly)"],
+}
+
+/** Refuses `value` unless it is a record whose keys are all `known`, naming the nearest one. */
+function checkRecord(option: string, value: unknown, known: string[]): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InvalidOptionError(option, `${option} must be an object.`)
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue
+    const path = `${option}.${key}`
+    // Auth.js passes these on; latchkey sets every cookie's lifetime itself.
+    const why = key === "maxAge" || key === "expires" ? ": latchkey sets each cookie's lifetime (the session's is session.maxAge)" : didYouMean(key, known)
+    throw new InvalidOptionError(path, `${path} is not an option of a cookie${why || "."}`)
+  }
+}
+
+/**
+ * Refuses a `cookies` option that is not what latchkey would do as written: a key or attribute it
+ * does not take (a typo was ignored in silence), a value the cookie writer would not take as
+ * meant, and what browsers would silently drop: a name that is not a cookie name, a `__Host-`
+ * cookie with a domain or a path other than `/`, a prefixed cookie without Secure, SameSite=None
+ * without Secure.
  */
 export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
-  for (const [which, custom] of Object.entries(cookies ?? {}) as [string, CookieOption | undefined][]) {
+  for (const [which, custom] of Object.entries(cookies ?? {}) as [string, unknown][]) {
     const option = `cookies.${which}`
     const isCheck = Object.hasOwn(CHECKS, which)
     if (!isCheck && !["sessionToken", "callbackUrl", "csrfToken", "sessionCache", "providerTokens"].includes(which)) throw new InvalidOptionError(option, `${option} is not a cookie latchkey writes.`)
-    if (isCheck && custom?.options !== undefined) throw new InvalidOptionError(option, `${option}: only the name of a check cookie can change; its attributes are the flow's.`)
-    const { name } = custom ?? {}
+    if (custom === undefined) continue
+    checkRecord(option, custom, ["name", "options"])
+    const entry = custom as CookieOption
+    if (isCheck && entry.options !== undefined) throw new InvalidOptionError(option, `${option}: only the name of a check cookie can change; its attributes are the flow's.`)
+    if (entry.options !== undefined) {
+      checkRecord(`${option}.options`, entry.options, Object.keys(ATTRIBUTES))
+      for (const [key, value] of Object.entries(entry.options)) {
+        const [valid, rule] = ATTRIBUTES[key]!
+        if (value !== undefined && !valid(value)) throw new InvalidOptionError(`${option}.options.${key}`, `${option}.options.${key} must be ${rule}.`)
+      }
+    }
+    const { name } = entry
     // The provider token cookie's attributes are the session cookie's, then its own.
-    const options = which === "providerTokens" ? { ...cookies?.sessionToken?.options, ...custom?.options } : custom?.options
+    const options = which === "providerTokens" ? { ...cookies?.sessionToken?.options, ...entry.options } : entry.options
     if (name !== undefined && (typeof name !== "string" || !COOKIE_NAME.test(name))) throw new InvalidOptionError(option, `${option}.name must be a cookie name.`)
     // Over https the CSRF cookie, and the token cookie next to a __Host- session, default to __Host- names too.
     const httpsName = name ?? (isCheck ? undefined : defaultName(which as HandlerCookie, true, cookies?.sessionToken?.name))
@@ -127,5 +166,6 @@ export function checkCookiesOption(cookies: CookiesOptions | undefined): void {
     if ((name?.startsWith("__Host-") || name?.startsWith("__Secure-")) && options?.secure === false) {
       throw new InvalidOptionError(option, `${option}: a __Host- or __Secure- cookie must be Secure.`)
     }
+    if (options?.sameSite === "none" && options.secure === false) throw new InvalidOptionError(option, `${option}: SameSite=None needs Secure.`)
   }
 }

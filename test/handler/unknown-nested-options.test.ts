@@ -1,5 +1,5 @@
 // An Auth.js config moved to createAuth as it is: a key inside `pages`, `session`, `callbacks`,
-// `events` or `jwt` that latchkey does not read is warned about at start-up, as a misspelt top-level
+// `events`, `jwt` or `theme` that latchkey does not read is warned about at start-up, as a misspelt top-level
 // option is, and Auth.js's `callbacks.authorized` is told where it went (the proxy of latchkey/next).
 // Regression: these were accepted in silence, so `pages.signin` left the default sign-in page up and
 // an `authorized` callback that guarded the app was simply never called. Warnings only: the app starts.
@@ -27,6 +27,7 @@ describe("a key inside a createAuth option that latchkey does not read", () => {
       callbacks: { sesion: noop },
       events: { signout: noop },
       jwt: { maxage: 60 },
+      theme: { brandcolour: "#0f766e" },
     })
     expect(warnings).toEqual([
       'UNKNOWN_OPTION: createAuth has no option "pages.signin", so it is ignored; did you mean "pages.signIn"?',
@@ -34,6 +35,7 @@ describe("a key inside a createAuth option that latchkey does not read", () => {
       'UNKNOWN_OPTION: createAuth has no option "callbacks.sesion", so it is ignored; did you mean "callbacks.session"?',
       'UNKNOWN_OPTION: createAuth has no option "events.signout", so it is ignored; did you mean "events.signOut"?',
       'UNKNOWN_OPTION: createAuth has no option "jwt.maxage", so it is ignored; did you mean "jwt.maxAge"?',
+      'UNKNOWN_OPTION: createAuth has no option "theme.brandcolour", so it is ignored; did you mean "theme.brandColor"?',
     ])
   })
 
@@ -64,6 +66,7 @@ describe("a key inside a createAuth option that latchkey does not read", () => {
       callbacks: { signIn: () => true, redirect: ({ url }: { url: string }) => url, jwt: ({ token }: { token: unknown }) => token, session: ({ session }: { session: unknown }) => session },
       events: { signIn: noop, signOut: noop, createUser: noop, updateUser: noop, linkAccount: noop, session: noop, rateLimited: noop },
       jwt: { maxAge: 3600 },
+      theme: { brandColor: "#0f766e", logo: "https://app.example.com/logo.svg", colorScheme: "auto", buttonText: "#ffffff" },
     })
     expect(warnings).toEqual([])
   })
