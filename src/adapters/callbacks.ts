@@ -24,7 +24,14 @@ import type { Account, Awaitable, JWT, Profile, Session, User } from "../types.j
  */
 export interface AuthCallbacks<J extends JWT = JWT, S extends Session = Session> {
   /** Return false (or a relative URL to redirect to) to refuse a sign-in. */
-  signIn?: (params: { user: User; account: Account | null; profile?: Profile; email?: { verificationRequest?: boolean } }) => Awaitable<boolean | string>
+  signIn?: (params: {
+    user: User
+    account: Account | null
+    profile?: Profile
+    email?: { verificationRequest?: boolean }
+    /** A credentials sign-in's submitted fields, the ones its provider declares (what `authorize` was given), as in Auth.js. */
+    credentials?: Record<string, unknown>
+  }) => Awaitable<boolean | string>
   /** Where to send the user after sign-in or sign-out; only relative or same-origin URLs are honoured. */
   redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
   /** Shapes the session token. `trigger` says why it runs. (Method syntax, so a config typed by its own `J` and `S` is still an `AuthConfig`.) */
@@ -36,7 +43,12 @@ export interface AuthCallbacks<J extends JWT = JWT, S extends Session = Session>
     isNewUser?: boolean
     /** `"signUp"` when an adapter created the user in this sign-in, as in Auth.js. */
     trigger: "signIn" | "signUp" | "update" | "session"
-    session?: unknown
+    /**
+     * With `trigger: "update"`, what the client's `update(data)` sent. Typed `any` as in Auth.js, so its
+     * documented recipe (`if (trigger === "update" && session?.name) token.name = session.name`)
+     * compiles as it is: it is whatever JSON the browser posted, so check it before trusting it.
+     */
+    session?: any
   }): Awaitable<J | null>
   /** Shapes what `/session` and `auth()` return. */
   session?(params: {

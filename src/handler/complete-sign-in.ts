@@ -31,6 +31,8 @@ export interface SignInOutcome {
    * linking, after the `signIn` callback agreed, so a refused sign-up writes nothing.
    */
   resolveUser?: () => Promise<{ user: User; isNewUser: boolean }>
+  /** A credentials sign-in's submitted fields, shown to the `signIn` callback as Auth.js shows them. */
+  credentials?: Record<string, unknown>
   /** Where this sign-in asked to go (checked again before it is used). */
   callbackUrl?: string
   /** Extra Set-Cookie values to send (such as cleared check cookies). */
@@ -134,7 +136,7 @@ function firstDestination(context: RequestContext, destination: string, isNewUse
 export async function completeSignIn(context: RequestContext, outcome: SignInOutcome): Promise<Response> {
   const extra = outcome.cookies ?? []
   const signingIn = await signingInUser(context, outcome)
-  const verdict = await context.callbacks.signIn?.({ user: signingIn.user, account: outcome.account, profile: outcome.profile })
+  const verdict = await context.callbacks.signIn?.({ user: signingIn.user, account: outcome.account, profile: outcome.profile, credentials: outcome.credentials })
   if (verdict === false) return redirect(errorUrl(context, "AccessDenied"), extra)
   if (typeof verdict === "string") return redirect(await safeRedirect(context, verdict), extra)
   let linked

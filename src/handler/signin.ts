@@ -111,7 +111,7 @@ async function startCredentials(context: RequestContext, provider: CredentialsCo
   const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
   const account = { provider: provider.id, type: "credentials" as const, providerAccountId: id }
   // This attempt's own callbackUrl: a callback-url cookie left by an earlier attempt is not read.
-  return completeSignIn(context, { user: { ...user, id }, account, provider, callbackUrl })
+  return completeSignIn(context, { user: { ...user, id }, account, provider, callbackUrl, credentials: submitted })
 }
 
 /** POST /signin/:id, after the CSRF check. */
