@@ -2,7 +2,7 @@
  * JWT sessions as a `SessionStore`: the session is its sealed cookie (jwt-session-token.ts), so
  * there is no row to read, slide, confirm or revoke. A read decodes the cookie and runs the `jwt`
  * and `session` callbacks; `/session` re-issues the cookie once it is older than `updateAge` (or
- * when provider tokens were refreshed); sign-out clears it. The confirmed read is the cookie
+ * when provider tokens were refreshed, or the `jwt` callback changed the token); sign-out clears it. The confirmed read is the cookie
  * itself, bound to this browser, at a version the shared store confirms. Revoking every session
  * of a user raises their session version (session-versions.ts), so each older token is signed out
  * at its next read; revoking one session needs database sessions and says so. A change to the user
@@ -51,11 +51,14 @@ async function current(context: SessionContext): Promise<SessionAnswer> {
   const read = await readFreshClaims(context)
   if (!read) return { session: null, cookies: requestSessionToken(context) ? clearSessionCookies(context) : [] }
   const { claims, tokens } = read
+  // What the callback was shown, as text: it may change the token in place.
+  const shown = context.callbacks.jwt && JSON.stringify(publicClaims(context, claims))
   const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
   if (!shaped) return { session: null, cookies: clearSessionCookies(context) }
   const age = seconds() - ((claims.iat as number | undefined) ?? 0)
   // Refreshed provider tokens are written back at once, so the cookie never holds a rotated-away refresh token for long.
-  const slides = age >= context.updateAge || tokens.changed
+  // So is what the jwt callback changed (an app's own token it rotated), as Auth.js seals its answer on every read.
+  const slides = age >= context.updateAge || tokens.changed || (shown !== undefined && JSON.stringify(shaped) !== shown)
   const cookies = slides ? await reissuedCookies(context, shaped, claims, tokens) : []
   const token = slides ? { ...shaped, exp: seconds() + context.sessionMaxAge } : shaped
   const session = await sessionFor(context, token, tokens.claim)

@@ -98,7 +98,13 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
      * in Auth.js.
      */
     strategy?: "jwt" | "database"
+    /** Seconds a session lasts without use; each use slides it (see `updateAge`). Default 30 days. */
     maxAge?: number
+    /**
+     * Seconds between slides: a session in use is re-issued (JWT) or its row extended (database) once
+     * it is this old. Default 1 day, or a tenth of `maxAge` when that is shorter, so a short `maxAge`
+     * is an idle timeout, as in Auth.js's JWT sessions, not a fixed one.
+     */
     updateAge?: number
     /**
      * Database sessions only: keep a sealed copy of the session in a short-lived cookie, so most

@@ -49,7 +49,9 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     secret,
     basePath,
     sessionMaxAge,
-    updateAge: wholeSeconds(config.session?.updateAge, "session.updateAge", DAY),
+    // A tenth of a short maxAge: an active user's session then slides before it ends, so maxAge is
+    // an idle timeout (to within a tenth), as Auth.js's JWT sessions, re-sealed on every read, make it.
+    updateAge: wholeSeconds(config.session?.updateAge, "session.updateAge", Math.min(DAY, Math.ceil(sessionMaxAge / 10))),
     ...settleSessionStore(config.session, adapter),
     sessionsBoundToBrowser: config.session?.sharedAcrossSubdomains !== true,
     trustHost: config.trustHost ?? (config.trustedProxy !== undefined || ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? "")),
@@ -64,7 +66,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     theme: config.theme,
     callbacks: (config.callbacks ?? {}) as AuthCallbacks,
     events: config.events ?? {},
-    codec: config.jwt ?? {},
+    codec: withWrittenSecret(config.jwt, config.secret),
     http: { fetch: config.fetch, timeout: config.timeout },
     adapter,
     webauthn: config.webauthn,
@@ -123,4 +125,18 @@ function authUrlOf(value: string | undefined): URL | undefined {
 
 function nonEmpty(list: string[]): string[] | undefined {
   return list.length > 0 ? list : undefined
+}
+
+/**
+ * A custom `jwt.encode`/`decode` is handed the secret as the app wrote it, as Auth.js hands it: a
+ * string stays a string (a codec written for Auth.js may key an HMAC with it), a list stays a list.
+ */
+function withWrittenSecret(codec: AuthConfig["jwt"], secret: AuthConfig["secret"]): NonNullable<AuthConfig["jwt"]> {
+  if (typeof secret !== "string" || (!codec?.encode && !codec?.decode)) return codec ?? {}
+  const { encode, decode } = codec
+  return {
+    ...codec,
+    encode: encode && ((params) => encode({ ...params, secret })),
+    decode: decode && ((params) => decode({ ...params, secret })),
+  }
 }
