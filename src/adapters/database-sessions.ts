@@ -73,7 +73,7 @@ export const databaseSessions: SessionStore = {
       const session = await call("deleteSession", () => adapter.deleteSession(sessionToken))
       // An Auth.js token: the bound row latchkey moved it to in this browser ends with it.
       await deleteMovedSession(context, sessionToken)
-      await fireEvent(context, "signOut", { token: null, session: session ?? null })
+      await fireEvent(context, "signOut", { session: session ?? null })
     }
     return clearDatabaseSessionCookies(context)
   },

@@ -23,8 +23,11 @@ import type { Account, Awaitable, JWT, LoggerInstance, Session, User } from "../
  */
 export interface SignInEvents {
   signIn?: (message: { user: User; account: Account | null; isNewUser?: boolean }) => Awaitable<void>
-  /** `token` for JWT sessions; `session` (the adapter's row) for database sessions. */
-  signOut?: (message: { token: JWT | null; session?: AdapterSession | null }) => Awaitable<void>
+  /**
+   * `{ token }` for JWT sessions; `{ session }` (the adapter's deleted row, when it returns one) for
+   * database sessions, as in Auth.js: `"token" in message` tells them apart.
+   */
+  signOut?: (message: { token: JWT | null } | { session: AdapterSession | null }) => Awaitable<void>
   createUser?: (message: { user: AdapterUser }) => Awaitable<void>
   /** An existing user was updated: their `emailVerified`, when they follow an emailed link. */
   updateUser?: (message: { user: AdapterUser }) => Awaitable<void>

@@ -1,11 +1,13 @@
 // What an Auth.js app's callbacks and session options count on, found by an outside review that
 // moved one over: the `signIn` callback sees a credentials sign-in's fields; what the `jwt` callback
 // changes on a read is kept (Auth.js seals its answer on every read); a short `session.maxAge` is an
-// idle timeout, not a fixed one; a custom `jwt.encode`/`decode` gets the secret as the app wrote it.
+// idle timeout, not a fixed one; a custom `jwt.encode`/`decode` gets the secret as the app wrote it;
+// `events.signOut` carries `session` or `token`, never both.
 // Each failed before its fix. The last block is Auth.js's documented recipes, which must compile.
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { decode, encode } from "../../src/jwt/index.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Credentials from "../../src/providers/credentials.js"
 import { app, csrf, postForm, SECRET, session } from "./support.js"
 
@@ -72,6 +74,19 @@ describe("callbacks and session options as an Auth.js app uses them", () => {
     }
     vi.advanceTimersByTime(61_000)
     expect(await session(browser)).toBeNull()
+  })
+
+  it("sends events.signOut { session } for a database session and { token } for a JWT one, as Auth.js does", async () => {
+    const messages: object[] = []
+    const events: AuthConfig["events"] = { signOut: (message) => void messages.push(message) }
+    for (const strategy of ["database", "jwt"] as const) {
+      const { browser } = app({ providers: [credentials()], adapter: memoryAdapter(), session: { strategy }, events })
+      await signIn(browser)
+      await postForm(browser, "/auth/signout", { csrfToken: await csrf(browser) })
+    }
+    expect(messages.map((message) => Object.keys(message))).toEqual([["session"], ["token"]])
+    expect(messages[0]).toMatchObject({ session: { userId: "u1" } })
+    expect(messages[1]).toMatchObject({ token: { email: "ada@example.com" } })
   })
 
   it("hands a custom jwt.encode and decode the secret in the form the app wrote it", async () => {
