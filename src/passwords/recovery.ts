@@ -33,10 +33,13 @@ export async function confirmAddress(route: RouteContext, form: URLSearchParams)
   const token = form.get("token")
   const back = routeUrl(host, "password/verify-email", { token, email: addressOf(provider, form.get("email")), callbackUrl: form.get("callbackUrl") })
   // The password first: a wrong one leaves the link usable. The token's user is only a claim until
-  // useToken proves it, so the verify runs (against a dummy without a password) whatever it names.
+  // useToken proves it (anyone can write a token naming an id), so the verify runs (against a dummy
+  // without a password) whatever it names, and the password is checked only for a user who has the
+  // form's address: the rate limit counts that address, so a guess meets the account's own budget.
   const userId = tokenUser(token)
-  const stored = userId === undefined ? null : await adapter.getUserPassword(userId)
-  const verdict = await verifyFor(route, form.get("password") ?? "", stored)
+  const [named, stored] = userId === undefined ? [null, null] : await Promise.all([adapter.getUser(userId), adapter.getUserPassword(userId)])
+  const email = addressOf(provider, form.get("email"))
+  const verdict = await verifyFor(route, form.get("password") ?? "", email && hasAddress(route, named, email) ? stored : null)
   if (verdict === "refused" || !verdict.valid) return refuse(host, "CredentialsSignin", back)
   return verifiedBy(route, token, form.get("email"), form.get("callbackUrl"))
 }

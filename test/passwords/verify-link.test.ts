@@ -106,3 +106,25 @@ it("confirming with the password counts against the account's sign-in limit, fro
   const right = await app.browser().post("/auth/password/verify-email", { token: link.searchParams.get("token")!, email: "alan@example.com", password: GOOD }, { script: true, headers: { "cf-connecting-ip": "203.0.113.50" } })
   expect(right.status).toBe(429)
 })
+
+// The outside review's attack: the token's user part is only base64url of the id, so anyone can
+// forge a token naming an account, and the password was checked against that account while the
+// limit counted the form's address, which the attacker changed on every try. A right password then
+// answered InvalidToken and a wrong one CredentialsSignin: unlimited guessing, with an oracle.
+it("a forged token naming an account, under another address each time, learns nothing and meets the account's budget", async () => {
+  const app = passwordApp({ config: { rateLimits: rateLimits(), trustedProxy: "cloudflare" } })
+  await app.browser().signUp({ email: "alan@example.com", password: GOOD })
+  const victim = [...app.adapter.users.values()].find((user) => user.email === "alan@example.com")!
+  const forged = `${"A".repeat(43)}.${Buffer.from(String(victim.id)).toString("base64url")}`
+  const answers: string[] = []
+  for (const [index, password] of [...Array.from({ length: 11 }, (_, index) => `guess number ${index} padded out`), GOOD].entries()) {
+    const answer = await app.browser().post("/auth/password/verify-email", { token: forged, email: `decoy${index}@example.com`, password }, { script: true, headers: { "cf-connecting-ip": `198.51.100.${index + 1}` } })
+    answers.push(`${answer.status} ${JSON.stringify(await answer.json())}`)
+  }
+  expect(new Set(answers)).toEqual(new Set(['401 {"error":"CredentialsSignin"}']))
+  // Under the account's own address the guesses count where sign-in's do.
+  for (let index = 0; index < 10; index++) {
+    await app.browser().post("/auth/password/verify-email", { token: forged, email: "alan@example.com", password: `another guess ${index} padded` }, { script: true, headers: { "cf-connecting-ip": `203.0.113.${index + 1}` } })
+  }
+  expect((await app.browser().signIn("alan@example.com", GOOD, { script: true, headers: { "cf-connecting-ip": "192.0.2.77" } })).status).toBe(429)
+})
