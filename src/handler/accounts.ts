@@ -3,12 +3,14 @@
  * account, delete a user. These give the adapter methods latchkey never calls while signing in
  * (`deleteSession`, `unlinkAccount`, `deleteUser`) their callers, with the checks an app would
  * otherwise forget: an account is unlinked only from its owner, and never when it is the user's
- * last way to sign in (counting only the ways this app still offers). Given a request instead of a
+ * last way to sign in (counting only the ways this app still offers). A passkey's account row is
+ * unlinked with its authenticator, as the passkeys route deletes a passkey, so none is left
+ * half-removed (listed, but unable to sign in). Given a request instead of a
  * user id, a change applies to that request's user, confirmed against the session's database row
  * (the session store's `confirmedUser`): a revoked session's cache copy changes nothing.
  */
 import { LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
-import { withAdapterMethods } from "../adapters/adapter.js"
+import { withAdapterMethods, type AdapterAccount, type AdapterAuthenticator } from "../adapters/adapter.js"
 import { revokeVersions } from "../adapters/jwt-session-token.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
@@ -28,7 +30,11 @@ export interface AccountApi {
   revokeSession(sessionToken: string): Promise<void>
   /** Ends every database session of a user ("sign out everywhere"); needs the adapter's `deleteSessionsByUserId`. */
   revokeSessions(user: AccountOwner): Promise<void>
-  /** Unlinks an account from its user; refuses one owned by another user, or the user's last way to sign in. */
+  /**
+   * Unlinks an account from its user; refuses one owned by another user, or the user's last way to
+   * sign in. A passkey's account (`type: "webauthn"`) goes with its passkey, as deleting it through
+   * the passkeys route does (needs the adapter's `deleteAuthenticator`).
+   */
   unlinkAccount(user: AccountOwner, account: { provider: string; providerAccountId: string }): Promise<void>
   /**
    * Deletes a user with their accounts and sessions (as the adapter's `deleteUser` cascades), and
@@ -68,19 +74,45 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
     return userId
   }
 
-  /** Whether the user can still sign in some other way than with `removed`. */
-  async function hasAnotherWay(userId: string, removed: { provider: string; providerAccountId: string }): Promise<boolean> {
+  /**
+   * The passkey a webauthn account row signs in with: the user's authenticator it names (by
+   * `providerAccountId`, which is the credential id). Null for any other account.
+   */
+  async function passkeyOf(userId: string, account: { provider: string; providerAccountId: string }): Promise<AdapterAuthenticator | null> {
+    const adapter = settled.adapter!
+    let webauthnAccount = providers.some((provider) => provider.id === account.provider && provider.type === "webauthn")
+    if (!webauthnAccount) {
+      // A provider the app no longer configures: the row's own type says.
+      const row = adapter.getAccount
+        ? await adapter.getAccount(account.providerAccountId, account.provider)
+        : (await adapter.listAccountsByUserId?.(userId))?.find((candidate) => sameAccount(candidate, account))
+      webauthnAccount = row?.type === "webauthn"
+    }
+    if (!webauthnAccount) return null
+    const names = (authenticator: AdapterAuthenticator) => authenticator.providerAccountId === account.providerAccountId || authenticator.credentialID === account.providerAccountId
+    if (adapter.listAuthenticatorsByUserId) return (await adapter.listAuthenticatorsByUserId(userId)).find(names) ?? null
+    const found = (await adapter.getAuthenticator?.(account.providerAccountId)) ?? null
+    return found && String(found.userId) === String(userId) ? found : null
+  }
+
+  /** Whether the user can still sign in some other way than with `removed` (and `removedPasskey`, its passkey). */
+  async function hasAnotherWay(userId: string, removed: { provider: string; providerAccountId: string }, removedPasskey: AdapterAuthenticator | null): Promise<boolean> {
     const adapter = adapterWith(["getUser"], "unlinkAccount")
     const user = await adapter.getUser(userId)
     if (user?.email && providers.some((provider) => provider.type === "email")) return true
-    if (adapter.listAuthenticatorsByUserId && providers.some((provider) => provider.type === "webauthn")) {
-      if ((await adapter.listAuthenticatorsByUserId(userId)).length > 0) return true
+    const accounts = adapter.listAccountsByUserId ? await adapter.listAccountsByUserId(userId) : undefined
+    const passkeyProviders = new Set(providers.filter((provider) => provider.type === "webauthn").map((provider) => provider.id))
+    if (adapter.listAuthenticatorsByUserId && passkeyProviders.size > 0) {
+      // Another passkey, that still signs in: passkey sign-in needs its account row too.
+      const passkeys = (await adapter.listAuthenticatorsByUserId(userId)).filter((passkey) => passkey.credentialID !== removedPasskey?.credentialID)
+      const signsIn = (passkey: AdapterAuthenticator) =>
+        !accounts || accounts.some((account) => passkeyProviders.has(account.provider) && account.providerAccountId === passkey.providerAccountId && !sameAccount(account, removed))
+      if (passkeys.some(signsIn)) return true
     }
-    if (!adapter.listAccountsByUserId) return false
+    if (!accounts) return false
     // Only accounts at a provider this app still redirects to sign anyone in.
     const redirecting = new Set(providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => provider.id))
-    const accounts = await adapter.listAccountsByUserId(userId)
-    return accounts.some((account) => redirecting.has(account.provider) && (account.provider !== removed.provider || account.providerAccountId !== removed.providerAccountId))
+    return accounts.some((account) => redirecting.has(account.provider) && !sameAccount(account, removed))
   }
 
   return {
@@ -91,10 +123,16 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       const userId = await userIdOf(user)
       const owner = await adapter.getUserByAccount(account)
       if (!owner || String(owner.id) !== String(userId)) throw new OAuthAccountNotLinkedError(account.provider, "this account is not linked to that user.")
-      if (!(await hasAnotherWay(userId, account))) {
+      const passkey = await passkeyOf(userId, account)
+      if (!(await hasAnotherWay(userId, account, passkey))) {
         throw new LastSignInMethodError(
           adapter.listAccountsByUserId ? undefined : "The adapter cannot list the user's accounts (add listAccountsByUserId), so this could be their last way to sign in."
         )
+      }
+      if (passkey) {
+        // The passkey goes with its account row, authenticator first, as the passkeys route
+        // deletes one: an authenticator left without its account is listed but cannot sign in.
+        await adapterWith(["deleteAuthenticator"], "unlinkAccount of a passkey").deleteAuthenticator(passkey.credentialID)
       }
       await adapter.unlinkAccount(account)
     },
@@ -108,4 +146,8 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       await adapter.deleteUser(userId)
     },
   }
+}
+
+function sameAccount(account: AdapterAccount, other: { provider: string; providerAccountId: string }): boolean {
+  return account.provider === other.provider && account.providerAccountId === other.providerAccountId
 }
