@@ -5,9 +5,9 @@
  * it makes is remembered by the coordinator until a cookie-writing read re-issues the session.
  */
 import { InvalidOptionError } from "../errors.js"
-import { readFreshClaims } from "../adapters/jwt-session-token.js"
+import { readClaims } from "../adapters/jwt-session-token.js"
 import { freshAccountOf } from "./account-refresh.js"
-import { openTokenCookie } from "./jwt-session.js"
+import { freshOrRefusedClaim, openTokenCookie } from "./jwt-session.js"
 import { tokensLiveInAccountRows } from "./token-home.js"
 import type { HeldSession, ProviderTokensHost } from "./types.js"
 
@@ -38,10 +38,14 @@ export async function accessTokenOf(context: ProviderTokensHost, providerId: str
       return null
     }
   }
-  const read = await readFreshClaims(context)
-  const claim = read?.tokens.claim
-  if (!read || !claim || claim.provider !== providerId || claim.error) return null
+  const claims = await readClaims(context)
+  if (!claims) return null
+  // A due token is refreshed only for a session the shared version store confirms; one it no
+  // longer confirms (revoked on another instance, whose copy this instance still holds) gets none.
+  const fresh = await freshOrRefusedClaim(context, claims)
+  const claim = fresh.claim
+  if ("refused" in fresh || !claim || claim.provider !== providerId || claim.error) return null
   // The one place a read with nothing due opens the token cookie: the app asked for the token.
-  const tokens = read.tokens.tokens ?? (await openTokenCookie(context, claim))
+  const tokens = fresh.tokens ?? (await openTokenCookie(context, claim))
   return tokens ? usable(tokens.access_token, tokens.expires_at) : null
 }

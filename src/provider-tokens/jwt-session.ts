@@ -18,18 +18,25 @@
  * and `auth()`, which cannot, is handed the same successor by the coordinator's memory of the
  * refresh until the next cookie-writing read (see docs/provider-tokens.md). Without the
  * `providerTokens` plug-in there is no claim and no token cookie.
+ *
+ * A refresh is a write (the provider mints a token and rotates the refresh token), so a due one
+ * first asks the shared version store itself whether the session still holds, as every change that
+ * lasts does (`isConfirmedVersion`, the check of the session store's `confirmedUser`): the read
+ * before it may have trusted a local copy of the version that predates a revocation made on
+ * another instance. A read with nothing due never asks.
  */
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import type { ProviderTokens, RefreshCoordinator } from "./refresh-types.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
 import type { Account, JWT } from "../types.js"
-import { TOKENS_CLAIM } from "../adapters/jwt-session-token.js"
+import { isConfirmedVersion, TOKENS_CLAIM } from "../adapters/jwt-session-token.js"
 import { clearProviderTokenCookie, requestSessionToken, tokenCookieOf } from "../adapters/session-cookies.js"
 import { setCookieHeaders } from "../jwt/cookies.js"
 import { cookieName, cookieSpec } from "../jwt/cookie-names.js"
 import { sha256 } from "../jwt/digest.js"
 import { constantTimeEqual } from "../lib/digest.js"
+import { LatchkeyError } from "../errors.js"
 import { tokensLiveInAccountRows } from "./token-home.js"
 import type { FreshClaim, HeldTokens, KeptTokens, ProviderTokensHost, ProviderTokensSettings, TokenClaim } from "./types.js"
 
@@ -177,14 +184,26 @@ export async function tokenCookies(context: ProviderTokensHost, kept: KeptTokens
   return setCookieHeaders({ name, value: sealed, options, request: context.request })
 }
 
+/** A due claim whose refresh was refused because the session no longer holds (revoked): nothing refreshed, nothing handed out. */
+export interface RefusedClaim extends FreshClaim {
+  refused: true
+}
+
 /**
  * The provider tokens of a decoded session with the access token fresh: the token cookie is opened
  * only when the claim says the access token is due, then refreshed through the coordinator, or
  * ended with `error` when the provider refused the refresh token. A due claim whose token cookie
  * does not match ends as no tokens, and a malformed claim is dropped. (With the feature off, the
  * handler drops a leftover claim itself: see readFreshClaims in adapters/jwt-session-token.ts.)
+ * A due claim of a session the shared version store no longer confirms is left as it is: no
+ * refresh, and no token set (`getAccessToken` asks {@link freshOrRefusedClaim}, and hands out none).
  */
 export function freshTokenClaim(context: ProviderTokensHost, claims: JWT): FreshClaim | Promise<FreshClaim> {
+  return freshOrRefusedClaim(context, claims)
+}
+
+/** {@link freshTokenClaim}, saying `refused` when a due refresh was refused because the session no longer holds. */
+export function freshOrRefusedClaim(context: ProviderTokensHost, claims: JWT): FreshClaim | RefusedClaim | Promise<FreshClaim | RefusedClaim> {
   const claim = tokenClaimOf(claims)
   if (!claim) return { claim: undefined, changed: TOKENS_CLAIM in claims }
   const refresher = context.refresher
@@ -193,14 +212,33 @@ export function freshTokenClaim(context: ProviderTokensHost, claims: JWT): Fresh
   if (!refresher || claim.error || !refresher.covers(claim.provider) || !refresher.isDue(claim)) return { claim, changed: false }
   const provider = oauthProviderOf(context, claim.provider)
   if (!provider) return { claim, changed: false }
-  return refreshedClaim(context, claim, refresher, provider)
+  return refreshedClaim(context, claims, claim, refresher, provider)
 }
 
-/** {@link freshTokenClaim} for a claim that is due: the token cookie opened, and the tokens refreshed. */
-async function refreshedClaim(context: ProviderTokensHost, claim: TokenClaim, refresher: RefreshCoordinator, provider: ResolvedOAuthProvider): Promise<FreshClaim> {
+/**
+ * Whether the session of `claims` still holds, asked of the shared version store (not this
+ * instance's copy): what a refresh waits for. A store that cannot answer refuses (fail-closed, as
+ * every change that lasts), logged.
+ */
+async function confirmedForRefresh(context: ProviderTokensHost, claims: JWT): Promise<boolean> {
+  let confirmed: boolean
+  try {
+    confirmed = await isConfirmedVersion(context, claims)
+  } catch (error) {
+    context.logger.error(new LatchkeyError("Session versions failed: provider token refresh refused", { cause: error }))
+    return false
+  }
+  if (!confirmed) context.logger.debug("provider tokens: not refreshed, the session was revoked", { code: "ERR_SESSION_REVOKED" })
+  return confirmed
+}
+
+/** {@link freshTokenClaim} for a claim that is due: the token cookie opened, the session confirmed, and the tokens refreshed. */
+async function refreshedClaim(context: ProviderTokensHost, claims: JWT, claim: TokenClaim, refresher: RefreshCoordinator, provider: ResolvedOAuthProvider): Promise<FreshClaim | RefusedClaim> {
   const tokens = await openTokenCookie(context, claim)
   // Nothing to refresh: stop looking, and let the next write drop the claim's expiry.
   if (!tokens) return { claim: { provider: claim.provider }, changed: true }
+  // Unchanged, so nothing is re-issued for a revoked session either.
+  if (!(await confirmedForRefresh(context, claims))) return { claim, changed: false, refused: true }
   const result = await refresher.ensureFresh(provider, tokens)
   if (result.status === "ended") return { claim: { provider: claim.provider, error: "RefreshTokenError" }, changed: true }
   if (result.status !== "refreshed") return { claim, tokens, changed: false }
