@@ -35,7 +35,8 @@ export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSes
  * Checks once, when the configuration is known, that the adapter has every method the providers'
  * sign-ins will call: email providers need an adapter with the email methods, and OAuth and OIDC
  * providers, when an adapter is configured, the linking ones (without an adapter they sign in
- * with the session token alone). Credentials providers never touch the adapter. Throws a
+ * with the session token alone). Password accounts with database sessions (`sessionRows`) need
+ * `deleteSessionsByUserId` too. Credentials providers never touch the adapter. Throws a
  * `MissingAdapterMethodError` naming the provider and the missing methods. Called by `createAuth`.
  *
  * @example
@@ -43,12 +44,14 @@ export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSes
  * requireAdapterMethods(adapter, [{ id: "resend", type: "email" }]) // throws when adapter has no useVerificationToken
  * ```
  */
-export function requireAdapterMethods(adapter: Adapter | undefined, providers: readonly { id: string; type: string }[]): void {
+export function requireAdapterMethods(adapter: Adapter | undefined, providers: readonly { id: string; type: string }[], sessionRows = false): void {
   for (const { id, type } of providers) {
     const feature = `provider "${id}" (${type} sign-in)`
     if (type === "email") withAdapterMethods(adapter, EMAIL_METHODS, feature)
     else if (type === "webauthn") withAdapterMethods(adapter, PASSKEY_METHODS, feature)
-    else if (type === "password") withAdapterMethods(adapter, PASSWORD_METHODS, feature)
+    // A reset, and a change that signs out everywhere, end the user's sessions: with database
+    // sessions that is a method no @auth/* adapter has, asked for here rather than mid-reset.
+    else if (type === "password") withAdapterMethods(adapter, sessionRows ? [...PASSWORD_METHODS, "deleteSessionsByUserId"] : PASSWORD_METHODS, feature)
     else if ((type === "oauth" || type === "oidc") && adapter !== undefined) withAdapterMethods(adapter, LINKING_METHODS, feature)
   }
 }

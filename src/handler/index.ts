@@ -176,7 +176,7 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
   const settled = settleConfig(config)
   const providersByOrigin = new Map<string, ResolvedProvider[]>()
   const startupProviders = checkAtStartup(settled, config)
-  requireAdapterMethods(settled.adapter, startupProviders)
+  requireAdapterMethods(settled.adapter, startupProviders, settled.sessions.rows)
   settled.providerTokens?.checkAtStartup(settled)
   // With AUTH_URL pinned, the start-up resolution is the one every request needs.
   if (settled.pinnedUrl) providersByOrigin.set(settled.pinnedUrl.origin, startupProviders)

@@ -39,10 +39,12 @@ export async function changePassword(route: RouteContext, form: URLSearchParams)
   if (user instanceof Response) return user
   const hash = await newPasswordHash(route, form.get("newPassword"), back)
   if (hash instanceof Response) return hash
+  const everywhere = YES.has(form.get("revokeOtherSessions") ?? "")
+  // Every session ends, this one too (this browser then gets a fresh one), before the password is
+  // written: a failure leaves the old password, not a new one with the other sessions still in.
+  if (everywhere) await host.revokeSessions(user.id)
   await replacePassword(route, user.id, hash)
-  if (!YES.has(form.get("revokeOtherSessions") ?? "")) return host.go(back)
-  // Every session ends, this one too; this browser then gets a fresh one.
-  await host.revokeSessions(user.id)
+  if (!everywhere) return host.go(back)
   return host.asAnswer(await host.completeSignIn({ user: user as User, providerId: provider.id, isNewUser: false, callbackUrl: back }))
 }
 

@@ -74,9 +74,11 @@ export async function resetPassword(route: RouteContext, form: URLSearchParams):
   if (hash instanceof Response) return hash
   const { email, user } = await userOfLink(route, "reset", token, form.get("email"))
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", back)
+  // The sessions end first: if that fails, the old password stays and no one is left signed in
+  // behind a new one (a reset is often a thief's doing being undone).
+  if (provider.revokeSessionsOnReset) await host.revokeSessions(user.id)
   await replacePassword(route, user.id, hash)
   // The link proved the address.
   const current = user.emailVerified ? user : await adapter.updateUser({ id: user.id, emailVerified: new Date() })
-  if (provider.revokeSessionsOnReset) await host.revokeSessions(user.id)
   return host.asAnswer(await host.completeSignIn({ user: current as User, providerId: provider.id, isNewUser: false, callbackUrl: form.get("callbackUrl") }))
 }

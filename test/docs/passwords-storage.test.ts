@@ -110,9 +110,11 @@ const PRISMA_CLIENT = `type UserRow = { id: string; password: string | null }
 declare const prisma: { user: {
   findUnique(args: { where: { id: string }; select: { password: true } }): Promise<Pick<UserRow, "password"> | null>
   update(args: { where: { id: string }; data: { password: string | null } }): Promise<UserRow>
+}; session: {
+  deleteMany(args: { where: { userId: string } }): Promise<{ count: number }>
 } }`
 
-/** The two methods of `adapter`, walked for `userId`: none, set, read back, removed. */
+/** The two password methods of `adapter`, walked for `userId`: none, set, read back, removed. */
 async function passwordTrip(adapter: { getUserPassword(id: string): Promise<string | null>; setUserPassword(id: string, hash: string | null): Promise<void> }, userId: string, unknownId: string) {
   expect(await adapter.getUserPassword(userId)).toBeNull()
   await adapter.setUserPassword(userId, HASH)
@@ -121,6 +123,24 @@ async function passwordTrip(adapter: { getUserPassword(id: string): Promise<stri
   await adapter.setUserPassword(userId, null)
   expect(await adapter.getUserPassword(userId)).toBeNull()
 }
+
+/** The snippet's `deleteSessionsByUserId` on the adapter's own session rows: the user's go, another user's stay. */
+async function sessionsTrip(adapter: SessionRows, userId: string, otherId: string) {
+  const expires = new Date(Date.now() + 3_600_000)
+  for (const [sessionToken, owner] of [["trip-1", userId], ["trip-2", userId], ["trip-3", otherId]] as const) await adapter.createSession({ sessionToken, userId: owner, expires })
+  await adapter.deleteSessionsByUserId(userId)
+  expect(await adapter.getSessionAndUser("trip-1")).toBeNull()
+  expect(await adapter.getSessionAndUser("trip-2")).toBeNull()
+  expect((await adapter.getSessionAndUser("trip-3"))?.session.userId).toBe(otherId)
+}
+
+interface SessionRows {
+  createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<unknown>
+  getSessionAndUser(sessionToken: string): Promise<{ session: { userId: string } } | null>
+  deleteSessionsByUserId(userId: string): Promise<void>
+}
+
+const otherUser = (adapter: { createUser(user: object): Promise<{ id: string }> }, id: string) => adapter.createUser({ id, name: "Grace", email: "grace@example.com", emailVerified: null, image: null })
 
 describe("docs/passwords.md: Storage on PostgreSQL", async () => {
   const reason = await postgresSkipReason()
@@ -144,6 +164,7 @@ describe("docs/passwords.md: Storage on PostgreSQL", async () => {
     const { adapter } = await runSnippet(PG_METHODS.code, { "@auth/pg-adapter": { default: PostgresAdapter } }, { pool })
     const user = await adapter.createUser({ id: "", name: "Ada", email: "ada@example.com", emailVerified: null, image: null })
     await passwordTrip(adapter, user.id, "999999")
+    await sessionsTrip(adapter, user.id, (await otherUser(adapter, "")).id)
     await adapter.setUserPassword(user.id, HASH)
     // pg-adapter's `select *` hands the column back: what latchkey strips before callbacks see a user.
     expect(await adapter.getUserByEmail("ada@example.com")).toMatchObject({ id: user.id, password: HASH })
@@ -171,6 +192,7 @@ describe("docs/passwords.md: Storage on MariaDB", async () => {
       const { adapter } = await runSnippet(KYSELY_METHODS.code, { "@auth/kysely-adapter": { KyselyAdapter } }, { db })
       const user = await adapter.createUser({ id: crypto.randomUUID(), name: "Ada", email: "ada@example.com", emailVerified: null, image: null })
       await passwordTrip(adapter, user.id, crypto.randomUUID())
+      await sessionsTrip(adapter, user.id, (await otherUser(adapter, crypto.randomUUID())).id)
       expect(await adapter.getUser(user.id)).toMatchObject({ id: user.id, name: "Ada" })
     }
   }, 60_000)
@@ -206,6 +228,7 @@ describe("docs/passwords.md: Storage with Drizzle on PGlite", () => {
     const { adapter } = await runSnippet(DRIZZLE_METHODS.code, { "@auth/drizzle-adapter": { DrizzleAdapter }, "drizzle-orm": drizzleOrm, "./schema": schema }, { db })
     const user = await adapter.createUser({ id: crypto.randomUUID(), name: "Ada", email: "ada@example.com", emailVerified: null, image: null })
     await passwordTrip(adapter, user.id, crypto.randomUUID())
+    await sessionsTrip(adapter, user.id, (await otherUser(adapter, crypto.randomUUID())).id)
     await adapter.setUserPassword(user.id, HASH)
     expect((await client.query<{ password: string }>(`SELECT "password" FROM "user" WHERE "id" = $1`, [user.id])).rows).toEqual([{ password: HASH }])
   }, 60_000)
