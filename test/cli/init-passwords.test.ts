@@ -28,6 +28,8 @@ describe("latchkey init --provider password", () => {
     expect(auth).toMatch(/adapter: \{\n {4}\.\.\.DrizzleAdapter\(db\),/)
     expect(auth).toMatch(/getUserPassword: async \(id\) =>/)
     expect(auth).toMatch(/setUserPassword: async \(id, hash\) =>/)
+    // Database sessions: a reset ends the user's sessions through it, and createAuth asks for it.
+    expect(auth).toMatch(/deleteSessionsByUserId: async \(id\) =>/)
     expect(auth).toMatch(/\n {2}passwords, /)
     const printed = app.out.join("\n")
     // No OAuth client to register, and no provider variables to fill.

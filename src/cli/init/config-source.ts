@@ -61,6 +61,10 @@ function databaseSource(database: Database, passwords: boolean, typescript: bool
       "setUserPassword: async (id, hash) => {",
       '  await pool.query("update users set password = $2 where id = $1", [id, hash])',
       "},",
+      "// A reset ends the user's other sessions first: @auth/pg-adapter has no method for it.",
+      "deleteSessionsByUserId: async (id) => {",
+      "  await pool.query('delete from sessions where \"userId\" = $1', [id])",
+      "},",
     ]
     return {
       imports: ['import PostgresAdapter from "@auth/pg-adapter"', 'import pg from "pg"'],
@@ -74,6 +78,10 @@ function databaseSource(database: Database, passwords: boolean, typescript: bool
       `getUserPassword: async (id) => (await db.execute${typescript ? "<{ password: string | null }>" : ""}(sql\`select password from "user" where id = \${id}\`)).rows[0]?.password ?? null,`,
       "setUserPassword: async (id, hash) => {",
       '  await db.execute(sql`update "user" set password = ${hash} where id = ${id}`)',
+      "},",
+      "// A reset ends the user's other sessions first: the Drizzle adapter has no method for it.",
+      "deleteSessionsByUserId: async (id) => {",
+      '  await db.execute(sql`delete from "session" where "userId" = ${id}`)',
       "},",
     ]
     return {
