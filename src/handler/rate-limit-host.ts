@@ -46,18 +46,18 @@ export function limitedRoute(method: string, action: string, provider: ResolvedP
  * The field naming the account. A credentials provider's own fields decide: `email`, else `username`,
  * else its first field that is not a secret; a field the provider does not declare is never read,
  * so a decoy `email` added to a form cannot move the count to another account. Email and passkey
- * routes name the account in `email`.
+ * routes name the account in `email` (`addressField`); a change of address's send budget, in `newEmail`.
  */
-function identifierOf(context: RequestContext, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined): string | null | undefined {
+function identifierOf(context: RequestContext, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined, addressField: string): string | null | undefined {
   const source = form ?? context.url.searchParams
-  if (provider?.type !== "credentials") return source.get("email")
+  if (provider?.type !== "credentials") return source.get(addressField)
   let field = identifierFields.get(provider.credentials)
   if (field === undefined) identifierFields.set(provider.credentials, (field = identifierFieldOf(Object.keys(provider.credentials))))
   return field === null ? undefined : source.get(field)
 }
 
 /** The routes that sign in (or mail) the account as their provider spells the address. */
-const PROVIDER_SPELLED = new Set<RateLimitRoute>(["email-send", "email-callback", "password-sign-in", "password-sign-up", "password-forgot", "password-reset"])
+const PROVIDER_SPELLED = new Set<RateLimitRoute>(["email-send", "email-callback", "password-sign-in", "password-sign-up", "password-forgot", "password-reset", "password-change-email"])
 
 /**
  * The `normalizeIdentifier` of the provider whose account the route acts on, so the limit counts
@@ -116,20 +116,33 @@ export function rateLimitGate(context: RequestContext, action: string, provider:
   // A change of password or address names no account in its form: the account is the session's.
   if (route === "password-change") {
     context.gateUser = context.sessions.confirmedUser(context)
-    return context.gateUser.then((confirmed) => checkRoute(context, action, provider, formOf, route, confirmed?.userId ?? null))
+    return context.gateUser.then(async (confirmed) => {
+      const gate = await checkRoute(context, action, provider, formOf, route, confirmed?.userId ?? null)
+      // A change of address mails the new one too: its own send budget, keyed on that address.
+      if (gate instanceof Response || passwordSubRoute(context) !== "change-email") return gate
+      return checkRoute(context, action, provider, formOf, "password-change-email", undefined, "newEmail")
+    })
   }
   return checkRoute(context, action, provider, formOf, route, undefined)
 }
 
 /** The limiter's verdict on one route, keyed on the form's identifier, or on `sessionUser` (null: nobody) when given. */
-function checkRoute(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined, route: RateLimitRoute, sessionUser: string | null | undefined): RateLimitGate | Promise<RateLimitGate> {
+function checkRoute(
+  context: RequestContext,
+  action: string,
+  provider: ResolvedProvider | undefined,
+  formOf: () => URLSearchParams | undefined,
+  route: RateLimitRoute,
+  sessionUser: string | null | undefined,
+  addressField = "email"
+): RateLimitGate | Promise<RateLimitGate> {
   const limiter = context.rateLimiter!
   let form: URLSearchParams | undefined
   const readForm = () => (form ??= context.request.method === "POST" ? formOf() : undefined)
   const host: RateLimitHost = {
     request: context.request,
     clientKey: clientKeyOfRequest(context.request, context.trustedProxy),
-    identifier: () => (sessionUser === undefined ? identifierOf(context, provider, readForm()) : sessionUser === null ? null : `user:${String(sessionUser)}`),
+    identifier: () => (sessionUser === undefined ? identifierOf(context, provider, readForm(), addressField) : sessionUser === null ? null : `user:${String(sessionUser)}`),
     normalizeIdentifier: normalizerOf(context, route, provider),
     field: (name) => readForm()?.get(name),
     report: (event) => fireEvent(context, "rateLimited", event),

@@ -45,6 +45,9 @@ export const DEFAULT_LIMITS: LimitTable = {
   // Each attempt verifies the current password: a guess, as at sign-in. The identifier is the
   // session's user, so a stolen session guessing from many IPs meets the account's own budget.
   "password-change": { client: per(10, 15), identifier: per(10, 15) },
+  // A change of address also mails the new address (a link, or a notice when it is taken): the
+  // address's own send budget, as sign-up's and forgot's, so many accounts cannot flood one inbox.
+  "password-change-email": { client: per(10, 15), identifier: per(5, 60) },
   // A page makes a few auth requests; 120 a minute per client is a ceiling only a script meets.
   all: { client: per(120, 1), identifier: false },
 }

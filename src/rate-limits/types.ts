@@ -115,7 +115,18 @@ export interface RateLimitStore {
  * const captchaOn: RateLimitRoute[] = ["credentials", "email-send"]
  * ```
  */
-export type RateLimitRoute = "credentials" | "email-send" | "email-callback" | "passkey" | "password-sign-in" | "password-sign-up" | "password-forgot" | "password-reset" | "password-change" | "all"
+export type RateLimitRoute =
+  | "credentials"
+  | "email-send"
+  | "email-callback"
+  | "passkey"
+  | "password-sign-in"
+  | "password-sign-up"
+  | "password-forgot"
+  | "password-reset"
+  | "password-change"
+  | "password-change-email"
+  | "all"
 
 /**
  * The two keys of one route's limit: per client (IP address, IPv6 by /64) and per identifier (the

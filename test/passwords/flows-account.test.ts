@@ -206,3 +206,20 @@ describe.each(["jwt", "database"] as const)("a pending address change after Ada 
     await addressIsStillAdas(app, link, OTHER)
   })
 })
+
+// The outside review's flood: a change of address mails the new address (a link, or a notice when
+// it is taken), and the limit counted only the session's user, so each throwaway account could send
+// the same stranger ten mails per 15 minutes. The new address now has a send budget of its own, as
+// sign-up's and forgot's addresses do, from any number of accounts and IPs.
+it("a change of address mails one stranger no more than the address's send budget, from any number of accounts", async () => {
+  const app = passwordApp({ config: { rateLimits: rateLimits(), trustedProxy: "cloudflare" } })
+  await signedUpUser(app, "victim@example.com")
+  const statuses: number[] = []
+  for (let index = 0; index < 8; index++) {
+    const attacker = await signedUpUser(app, `attacker${index}@example.com`)
+    const answer = await attacker.post("/auth/password/change-email", { newEmail: "Victim@Example.com", password: GOOD }, { script: true, headers: { "cf-connecting-ip": `198.51.100.${index + 1}` } })
+    statuses.push(answer.status)
+  }
+  expect(statuses.filter((status) => status === 429)).toHaveLength(3)
+  expect(app.mailbox.filter((mail) => mail.to === "victim@example.com" && mail.kind !== "verify-email")).toHaveLength(5)
+})
