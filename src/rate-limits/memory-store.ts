@@ -2,10 +2,24 @@
  * The built-in store: counts in a Map in this process, bounded. Each key holds one counter and the
  * end of its window; a key whose window has ended starts again at 1. The Map never holds more
  * than `maxKeys` counters: a spray of random addresses or IPs would otherwise grow it until the
- * process dies, so a full Map drops its expired counters, then its oldest ones under their limit,
- * and locked-out ones last (Map order is insertion order, and a counter is re-inserted when its
- * window restarts). Counts are per
- * instance: apps that run several instances share one count through `latchkey/redis`.
+ * process dies. So a full store forgets one counter per new key, and which one is what an attacker
+ * can buy with a spray (nearly free: the gate counts a POST before the route checks its CSRF
+ * token). It forgets, in this order:
+ *
+ * 1. an expired counter (it holds nothing: its next attempt starts at 1 anyway);
+ * 2. the oldest counter at 1 (one attempt: all a spray's keys ever reach), while counters at 1
+ *    fill at least half the store;
+ * 3. else the counter with the lowest count, the oldest at that count first.
+ *
+ * What that leaves an attacker: a spray of one-hit keys only ever pushes out counters at 1. A
+ * counter at 1 outlives at least `ceil(maxKeys / 2) - 1` new keys after it, whatever else the
+ * store holds. A counter at c ≥ 2 is forgotten only when the store holds more than
+ * `maxKeys / 2` counters, in their windows, all at c or more, and it is the oldest at the lowest
+ * count: at least c × maxKeys / 2 attempts counted within those windows (10 000 × c with the
+ * default bound). An account's budget of n guesses per window thus costs at least maxKeys / 2
+ * requests per guess beyond it (10 000 a guess, against about 2 200 when the oldest counters under
+ * their limit went first). Counts are per instance: apps that run several instances share one
+ * count through `latchkey/redis`.
  *
  * @module
  */
@@ -15,31 +29,56 @@ import type { RateLimitCount, RateLimitKey, RateLimitRule, RateLimitStore } from
 /** Enough for every live key of a busy single instance, in a few MB at most. */
 const DEFAULT_MAX_KEYS = 20_000
 
-interface Counter {
-  count: number
-  limit: number
-  resetAt: number
-}
+/** Counts up to this one are told apart when choosing what to forget; higher ones rank as equal. */
+const TOP_COUNT = 64
+
+/** Window lengths kept in order of expiry; a store asked for more (no limiter does) keeps the rest in one list, in order of arrival. */
+const WINDOW_LISTS = 16
 
 /**
- * Makes room in a full Map, in one pass per kind: every expired counter goes, then the oldest
- * counters still under their limit, and only then the oldest locked ones, until a tenth of the
- * room is free. A spray adds counters at 1, so it pushes out its own kind before any lockout.
- * Freeing a tenth at once matters: a Map keeps the slots of deleted entries until it rehashes, and
- * an iteration from its start walks over them, so evicting one counter per insert would make each
- * insert walk the whole table.
+ * One key's counter, linked into two circular lists without allocating: the list of its count
+ * (by when it reached that count) and the list of its window length (by when its window ends).
+ * A list's head is a counter too (key ""), so linking and unlinking never test for an end.
  */
-function makeRoom(counters: Map<string, Counter>, maxKeys: number, now: number): void {
-  let excess = counters.size - (maxKeys - Math.max(1, Math.floor(maxKeys / 10)))
-  for (const pass of [(counter: Counter) => counter.resetAt <= now, (counter: Counter) => counter.count < counter.limit, () => true]) {
-    for (const [key, counter] of counters) {
-      if (excess <= 0) return
-      if (pass(counter)) {
-        counters.delete(key)
-        excess--
-      }
-    }
-  }
+interface Counter {
+  key: string
+  count: number
+  resetAt: number
+  prev: Counter
+  next: Counter
+  older: Counter
+  newer: Counter
+}
+
+/** A list's head: a counter that links to itself. */
+function listHead(): Counter {
+  const head = { key: "", count: 0, resetAt: 0, prev: undefined, next: undefined, older: undefined, newer: undefined } as unknown as Counter
+  head.prev = head.next = head.older = head.newer = head
+  return head
+}
+
+function linkCount(head: Counter, counter: Counter): void {
+  counter.prev = head.prev
+  counter.next = head
+  head.prev.next = counter
+  head.prev = counter
+}
+
+function unlinkCount(counter: Counter): void {
+  counter.prev.next = counter.next
+  counter.next.prev = counter.prev
+}
+
+function linkWindow(head: Counter, counter: Counter): void {
+  counter.older = head.older
+  counter.newer = head
+  head.older.newer = counter
+  head.older = counter
+}
+
+function unlinkWindow(counter: Counter): void {
+  counter.older.newer = counter.newer
+  counter.newer.older = counter.older
 }
 
 /**
@@ -79,17 +118,81 @@ export interface MemoryRateLimitStore extends RateLimitStore {
 export function memoryRateLimitStore(options: { maxKeys?: number } = {}): MemoryRateLimitStore {
   const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS
   if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new InvalidOptionError("maxKeys", "maxKeys must be a whole number above 0.")
+  /** Counters at 1 go first while they hold at least this many of the store's places. */
+  const oneHitRoom = Math.ceil(maxKeys / 2)
   const counters = new Map<string, Counter>()
+  // byCount[c]: the counters at c (at TOP_COUNT or more for the last), the oldest to reach it first.
+  const byCount = Array.from({ length: TOP_COUNT + 1 }, listHead)
+  const oneHits = byCount[1]!
+  let oneHitCount = 0
+  // Per window length, the counters in order of their window's end; `otherWindows` past WINDOW_LISTS lengths.
+  const windowHeads: Counter[] = []
+  const otherWindows = listHead()
+
+  function windowOf(windowMs: number): Counter {
+    // A head's resetAt holds its window length; a few lengths (the limiter's rules), so a look along them.
+    for (const head of windowHeads) if (head.resetAt === windowMs) return head
+    if (windowHeads.length >= WINDOW_LISTS) return otherWindows
+    const head = listHead()
+    head.resetAt = windowMs
+    windowHeads.push(head)
+    return head
+  }
+
+  function forget(counter: Counter): void {
+    counters.delete(counter.key)
+    unlinkCount(counter)
+    unlinkWindow(counter)
+    if (counter.count === 1) oneHitCount--
+  }
+
+  /** Frees one place in a full store, in the order the module's comment gives: O(window lengths + TOP_COUNT), no scan of the counters. */
+  function forgetOne(now: number): void {
+    for (const head of windowHeads) {
+      if (head.newer !== head && head.newer.resetAt <= now) return forget(head.newer)
+    }
+    if (otherWindows.newer !== otherWindows && otherWindows.newer.resetAt <= now) return forget(otherWindows.newer)
+    if (oneHitCount >= oneHitRoom || oneHitCount === counters.size) return forget(oneHits.next)
+    for (let count = 2; count <= TOP_COUNT; count++) {
+      const head = byCount[count]!
+      if (head.next !== head) return forget(head.next)
+    }
+  }
+
   function count(key: string, rule: RateLimitRule, now: number): RateLimitCount {
     let counter = counters.get(key)
-    if (counter === undefined || counter.resetAt <= now) {
-      if (counter !== undefined) counters.delete(key)
-      else if (counters.size >= maxKeys) makeRoom(counters, maxKeys, now)
-      counter = { count: 0, limit: rule.limit, resetAt: now + rule.windowSeconds * 1000 }
-      counters.set(key, counter)
+    if (counter !== undefined && counter.resetAt > now) {
+      const attempts = ++counter.count
+      if (attempts <= TOP_COUNT) {
+        unlinkCount(counter)
+        linkCount(byCount[attempts]!, counter)
+        if (attempts === 2) oneHitCount--
+      }
+      return { count: attempts, resetInMs: counter.resetAt - now }
     }
-    counter.count++
-    return { count: counter.count, resetInMs: counter.resetAt - now }
+    // A new key, or one whose window ended: a counter at 1, the newest of its kinds.
+    const windowMs = rule.windowSeconds * 1000
+    const window = windowOf(windowMs)
+    if (counter === undefined) {
+      if (counters.size >= maxKeys) forgetOne(now)
+      // Made with its links in place: the newest of the counters at 1, and of its window.
+      counter = { key, count: 1, resetAt: now + windowMs, prev: oneHits.prev, next: oneHits, older: window.older, newer: window }
+      oneHits.prev.next = counter
+      oneHits.prev = counter
+      window.older.newer = counter
+      window.older = counter
+      counters.set(key, counter)
+    } else {
+      unlinkCount(counter)
+      unlinkWindow(counter)
+      if (counter.count === 1) oneHitCount--
+      counter.count = 1
+      counter.resetAt = now + windowMs
+      linkCount(oneHits, counter)
+      linkWindow(window, counter)
+    }
+    oneHitCount++
+    return { count: 1, resetInMs: windowMs }
   }
   return {
     perInstance: true,
@@ -107,7 +210,8 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
       return keys.map(({ key, rule }) => count(key, rule, now))
     },
     clear(key) {
-      counters.delete(key)
+      const counter = counters.get(key)
+      if (counter !== undefined) forget(counter)
     },
   }
 }
