@@ -69,6 +69,8 @@ function unlinkCount(counter: Counter): void {
   counter.next.prev = counter.prev
 }
 
+// The window list's pair of the two above, over `older`/`newer`: written out rather than shared
+// through a property name, so each access on the consume path stays a fixed property.
 function linkWindow(head: Counter, counter: Counter): void {
   counter.older = head.older
   counter.newer = head
