@@ -73,8 +73,8 @@ const ENTRIES = [
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 57.8 * KB, external: ["next"] }, // the passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 57.1 * KB, external: ["@sveltejs/kit"] }, // the passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59.1 * KB, external: ["next"] }, // a fourth outside review's fixes (see createAuth + GitHub): 58.5 KB, + 1%. The passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 58.6 * KB, external: ["@sveltejs/kit"] }, // a fourth outside review's fixes: 58.0 KB, + 1%. The passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -114,16 +114,22 @@ const ENTRIES = [
   // unknown keys inside pages, session, callbacks, events and jwt warned about, about 0.4 KB; the limiter
   // counting the account as its provider spells it, about 0.15 KB; the rest under 0.1 KB each.
   // A third outside review's fixes: 54.3 KB initial, 57.0 KB whole (@auth/core + 10.7 KB), inside the budgets above.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 54.9 * KB, wholeBudget: 57.7 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Raised, not met: a fourth outside review's fixes, 55.5 KB initial, 58.3 KB whole (@auth/core + 12.0 KB): the
+  // cookies option checked key by key (about 0.4 KB), the memory store forgetting what is least at stake in O(1)
+  // (about 0.35 KB), unlinkAccount removing a passkey with its account (about 0.3 KB), the rest (the change of
+  // address's send limit, the jwt callback's changes kept on a read, credentials shown to signIn) under 0.1 KB
+  // each. Budgets at those plus 1% (56.1; 58.9).
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.1 * KB, wholeBudget: 58.9 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app as a production build makes it: the bundler sets the `production` condition (webpack,
   // Vite, Parcel and Turbopack do; esbuild and wrangler only when told), so `#development` is the stubs
   // (handler/production.ts). 49.7 KB initial, 52.0 KB whole (@auth/core + 5.7 KB) when first measured;
   // budgeted at those plus 2%. The peer is measured with the same conditions. Lowered with the passkey move
   // (issue 26): 52.5 KB initial, 54.8 KB whole, plus 2%. The outside review's fixes (see above): 53.7; 56.0 KB, + 2%.
-  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 54.8 * KB, wholeBudget: 57.1 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // A fourth outside review's fixes (see above): 55.4; 57.7 KB, + 1%.
+  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.0 * KB, wholeBudget: 58.3 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 63.8 * KB, wholeBudget: 65.0 * KB }, // the outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 65.0 * KB, wholeBudget: 66.1 * KB }, // a fourth outside review's fixes: 64.3; 65.4 KB, + 1%. The outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
 async function measure(code, external = [], production = false) {
