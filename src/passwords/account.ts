@@ -2,7 +2,8 @@
  * Changes a signed-in user makes, each proven by the current password: a new password
  * (`POST password/change`, optionally ending every other session) and a new address
  * (`POST password/change-email`: a link to the new address, a notice to the old one, and the old
- * address signs in until the link is followed; `GET password/confirm-email`). A new address that
+ * address signs in until the link is followed; `GET password/confirm-email`, in a session of that
+ * account: anywhere else it asks for a sign-in first). A new address that
  * belongs to another user is answered like any other (its owner is told), and refused when the link
  * is followed.
  */
@@ -12,6 +13,7 @@ import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, send, siteOf } from "./answers.js"
 import { mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
+import { tokenUser } from "./tokens.js"
 
 const YES = new Set(["true", "1", "on", "yes"])
 
@@ -66,6 +68,16 @@ export async function changeEmail(route: RouteContext, form: URLSearchParams): P
 export async function confirmEmail(route: RouteContext): Promise<Response> {
   const { host, adapter } = route
   const query = host.url.searchParams
+  // The link proves the new mailbox, not the account: a scanner, or the mailbox's puzzled owner,
+  // opening it must not move someone else's account onto that address (which would then be theirs
+  // to sign in to, verified). So it completes only in a session of the account it names, confirmed
+  // against the store; anywhere else it asks for a sign-in and comes back, with nothing spent.
+  const signedIn = await host.signedInUser()
+  if (signedIn === null || String(signedIn.userId) !== tokenUser(query.get("token"))) {
+    const signIn = new URL(host.signInUrl)
+    signIn.searchParams.set("callbackUrl", host.url.href)
+    return host.go(signIn.href)
+  }
   const { email, user } = await userOfLink(route, "change-email", query.get("token"), query.get("email"))
   const owner = email ? await adapter.getUserByEmail(email) : null
   if (!user || !email || (owner && owner.id !== user.id)) return refuse(host, "InvalidToken", host.signInUrl)

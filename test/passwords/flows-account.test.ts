@@ -3,7 +3,7 @@
 // until the link is followed; an address of another user is never taken).
 import { describe, expect, it } from "vitest"
 import { rateLimits } from "latchkey/rate-limits"
-import { GOOD, linkOf, ORIGIN, OTHER, passwordApp, signedUpUser } from "./flows-support.js"
+import { type Browser, GOOD, linkOf, ORIGIN, OTHER, passwordApp, signedUpUser } from "./flows-support.js"
 
 describe.each(["jwt", "database"] as const)("changes with %s sessions", (strategy) => {
   it("changes the password only with the current one, and keeps other sessions unless asked", async () => {
@@ -59,13 +59,14 @@ describe.each(["jwt", "database"] as const)("changes with %s sessions", (strateg
     expect(notice.url).toBeUndefined()
     expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
 
-    const confirmed = await app.browser().get(linkOf(link))
+    // Followed in the account's own session (elsewhere it asks for a sign-in: see "a change-of-address link").
+    const confirmed = await browser.get(linkOf(link))
     expect(confirmed.status).toBe(302)
     expect(confirmed.headers.get("location")).toBe(`${ORIGIN}/`)
     expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(401)
     expect((await app.browser().signIn("ada@new.example", GOOD, { script: true })).status).toBe(200)
     // The link works once.
-    expect((await app.browser().get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
+    expect((await browser.get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
   })
 
   it("never takes another user's address: the answer is the same, its owner is told, and a link is refused", async () => {
@@ -82,7 +83,7 @@ describe.each(["jwt", "database"] as const)("changes with %s sessions", (strateg
     // Bob's address taken after Ada's link was mailed: following it changes nothing.
     const link = app.mailTo("free@example.com", "change-email")!
     await app.adapter.createUser({ email: "free@example.com", emailVerified: new Date() })
-    expect((await app.browser().get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
+    expect((await ada.get(linkOf(link))).headers.get("location")).toContain("error=InvalidToken")
     expect((await app.browser().signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
   })
 
@@ -147,7 +148,8 @@ describe("a new address in a JWT session", () => {
     await browser.post("/auth/password/change-email", { newEmail: "ada@new.example", password: GOOD }, { script: true })
     calls.length = 0
     await browser.get(linkOf(app.mailTo("ada@new.example", "change-email")))
-    expect(calls).toEqual([{ trigger: "update", user: "ada@new.example", session: undefined }])
+    // (The link first confirms the session, which reads it: a "session" call.)
+    expect(calls.filter((call) => call.trigger !== "session")).toEqual([{ trigger: "update", user: "ada@new.example", session: undefined }])
     expect(await browser.session()).toMatchObject({ user: { email: "ada@new.example" }, mailbox: "ada@new.example" })
   })
 
@@ -179,31 +181,33 @@ describe.each(["jwt", "database"] as const)("a pending address change after Ada 
     expect((await intruder.signIn("ada@example.com", GOOD, { script: true })).status).toBe(200)
     expect((await intruder.post("/auth/password/change-email", { newEmail: "intruder@evil.example", password: GOOD }, { script: true })).status).toBe(200)
     expect(app.mailTo("ada@example.com", "email-changed-notice")).toBeDefined()
-    return { ada, link: linkOf(app.mailTo("intruder@evil.example", "change-email")) }
+    return { ada, intruder, link: linkOf(app.mailTo("intruder@evil.example", "change-email")) }
   }
 
-  async function addressIsStillAdas(app: ReturnType<typeof passwordApp>, link: string, password: string) {
-    const followed = await app.browser().get(link)
-    expect(followed.headers.get("location")).toContain("error=InvalidToken")
+  /** The intruder follows the link: refused in a session that outlived the change, sent to sign in where none did. */
+  async function addressIsStillAdas(app: ReturnType<typeof passwordApp>, intruder: Browser, link: string, password: string) {
+    const followed = await intruder.get(link)
+    const location = new URL(followed.headers.get("location")!)
+    expect(location.searchParams.get("error") === "InvalidToken" || location.pathname === "/auth/signin").toBe(true)
     expect((await app.browser().signIn("intruder@evil.example", password, { script: true })).status).toBe(401)
     expect((await app.browser().signIn("ada@example.com", password, { script: true })).status).toBe(200)
   }
 
   it("a reset ends the link", async () => {
     const app = passwordApp({ strategy })
-    const { link } = await intruderAsksToMove(app)
+    const { intruder, link } = await intruderAsksToMove(app)
     await app.browser().post("/auth/password/forgot", { email: "ada@example.com" })
     const query = new URL(linkOf(app.mailTo("ada@example.com", "reset")), ORIGIN).searchParams
     const reset = await app.browser().post("/auth/password/reset", { token: query.get("token")!, email: query.get("email")!, password: OTHER }, { script: true })
     expect(reset.status).toBe(200)
-    await addressIsStillAdas(app, link, OTHER)
+    await addressIsStillAdas(app, intruder, link, OTHER)
   })
 
   it.each([["keeping", "false"], ["ending", "true"]])("a change of password, %s the other sessions, ends the link", async (_, revokeOtherSessions) => {
     const app = passwordApp({ strategy })
-    const { ada, link } = await intruderAsksToMove(app)
+    const { ada, intruder, link } = await intruderAsksToMove(app)
     expect((await ada.post("/auth/password/change", { currentPassword: GOOD, newPassword: OTHER, revokeOtherSessions }, { script: true })).status).toBe(200)
-    await addressIsStillAdas(app, link, OTHER)
+    await addressIsStillAdas(app, intruder, link, OTHER)
   })
 })
 
@@ -222,4 +226,52 @@ it("a change of address mails one stranger no more than the address's send budge
   }
   expect(statuses.filter((status) => status === 429)).toHaveLength(3)
   expect(app.mailbox.filter((mail) => mail.to === "victim@example.com" && mail.kind !== "verify-email")).toHaveLength(5)
+})
+
+// The outside review's pre-account takeover: Eve asks to move her account to victim@example.com;
+// the link lands in the victim's mailbox, and a mail scanner (or the puzzled victim) opening it
+// confirmed the change from any browser, with no session: Eve's account, with her password and
+// passkeys, then held the victim's verified address, and the victim's own magic link or OAuth
+// sign-in later landed in it. A change of address now completes only in a session of its account.
+describe("a change-of-address link", () => {
+  async function eveAsksForVictimsAddress() {
+    const app = passwordApp()
+    const eve = await signedUpUser(app, "eve@evil.test")
+    await eve.post("/auth/password/change-email", { newEmail: "victim@example.com", password: GOOD }, { script: true })
+    const link = new URL(linkOf(app.mailTo("victim@example.com", "change-email")), ORIGIN)
+    const eveUser = () => [...app.adapter.users.values()].find((user) => user.name === "Ada" && (user.email === "eve@evil.test" || user.email === "victim@example.com"))!
+    return { app, eve, link, eveUser }
+  }
+
+  it("opened without a session (a scanner, the victim) changes nothing and asks for a sign-in", async () => {
+    const { app, link, eveUser } = await eveAsksForVictimsAddress()
+    const scanner = app.browser()
+    const opened = await scanner.get(`${link.pathname}${link.search}`)
+    expect(opened.status).toBe(302)
+    const next = new URL(opened.headers.get("location")!)
+    expect(next.pathname).toBe("/auth/signin")
+    expect(next.searchParams.get("callbackUrl")).toBe(link.href)
+    expect(eveUser().email).toBe("eve@evil.test")
+    expect(await scanner.session()).toBeNull()
+  })
+
+  it("opened in another user's session changes nothing", async () => {
+    const { app, link, eveUser } = await eveAsksForVictimsAddress()
+    const other = await signedUpUser(app, "grace@example.com")
+    await other.get(`${link.pathname}${link.search}`)
+    expect(eveUser().email).toBe("eve@evil.test")
+    expect((await other.session())?.user?.email).toBe("grace@example.com")
+  })
+
+  it("completes in the account's own session, even after a sign-in on another device", async () => {
+    const { app, link, eveUser } = await eveAsksForVictimsAddress()
+    const phone = app.browser()
+    const asked = await phone.get(`${link.pathname}${link.search}`)
+    const back = new URL(asked.headers.get("location")!).searchParams.get("callbackUrl")!
+    await phone.signIn("eve@evil.test", GOOD)
+    const opened = await phone.get(back)
+    expect(opened.status).toBe(302)
+    expect(eveUser().email).toBe("victim@example.com")
+    expect((await phone.session())?.user?.email).toBe("victim@example.com")
+  })
 })
