@@ -5,7 +5,7 @@
  * before it reaches a callback, an event, a session or the client. The hash is read only through
  * `getUserPassword`.
  */
-import type { Adapter } from "./adapter.js"
+import type { Adapter, AdapterAccount } from "./adapter.js"
 
 /** The methods that answer a user (or a session with its user). */
 const USER_METHODS = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser"] as const
@@ -59,19 +59,28 @@ export function hidePasswordField(adapter: Adapter | undefined): Adapter | undef
 
 /**
  * Removes the password of a user whose address was never proved, when an OAuth sign-in joins that
- * user by address (`allowDangerousEmailAccountLinking`) or a magic link proves the address. Whoever
- * set that password never read the mail at the address: it may be an attacker who signed up first
- * with the victim's address and waits for the victim to adopt the account (pre-hijacking). Answers
- * whether a password was removed, so the caller ends the user's sessions too.
+ * user by address (`allowDangerousEmailAccountLinking`), a magic link proves the address, or a reset
+ * link does. Whoever set that password never read the mail at the address: it may be an attacker who
+ * signed up first with the victim's address and waits for the victim to adopt the account
+ * (pre-hijacking). With verification off, that attacker was signed in and could add other ways in,
+ * so the passkeys and linked accounts go with the password (all but `keep`, the account signing in
+ * now): an adapter without `listAccountsByUserId`, `unlinkAccount` or `deleteAuthenticator` keeps
+ * what it cannot list or remove. Answers whether a password was removed, so the caller ends the
+ * user's sessions too.
  *
  * @example
  * ```ts
  * if (await voidUnprovenPassword(adapter, user)) await sessions.revokeUser(context, async () => user.id)
  * ```
  */
-export async function voidUnprovenPassword(adapter: Adapter | undefined, user: { id: string; emailVerified?: Date | null }): Promise<boolean> {
+export async function voidUnprovenPassword(adapter: Adapter | undefined, user: { id: string; emailVerified?: Date | null }, keep?: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<boolean> {
   if (user.emailVerified || typeof adapter?.getUserPassword !== "function" || typeof adapter.setUserPassword !== "function") return false
   if (!(await adapter.getUserPassword(user.id))) return false
+  // The other ways in first: a failure part-way leaves the password too, for the next proof to void.
+  for (const passkey of (await adapter.listAuthenticatorsByUserId?.(user.id)) ?? []) await adapter.deleteAuthenticator?.(passkey.credentialID)
+  for (const account of (await adapter.listAccountsByUserId?.(user.id)) ?? []) {
+    if (account.provider !== keep?.provider || account.providerAccountId !== keep.providerAccountId) await adapter.unlinkAccount?.(account)
+  }
   await adapter.setUserPassword(user.id, null)
   return true
 }

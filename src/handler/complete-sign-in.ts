@@ -86,7 +86,7 @@ async function linkUser(context: RequestContext, outcome: SignInOutcome, signing
   // Joined by address (allowDangerousEmailAccountLinking): the provider proved the address, so a
   // password nobody proved it for is an attacker's way in, and goes (with the sessions it opened).
   const byAddress = !linked.isNewUser && linked.isNewAccount && currentUserId === null
-  if (byAddress && (await voidUnprovenPassword(adapter, linked.user))) await revokeSessions(context, linked.user.id)
+  if (byAddress && (await voidUnprovenPassword(adapter, linked.user, outcome.account))) await revokeSessions(context, linked.user.id)
   // With provider tokens kept in account rows (database sessions), a returning user's row gets this sign-in's tokens.
   await context.providerTokens?.storeSignInTokens(context, linked.user.id, outcome.account, linked.isNewAccount)
   if (linked.isNewUser) await fireEvent(context, "createUser", { user: linked.user })

@@ -6,6 +6,7 @@
  * its token is spent (a weak password leaves the link usable), ends every session of the user by
  * default, and signs this browser in.
  */
+import { voidUnprovenPassword } from "../adapters/hide-password.js"
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, routeUrl } from "./answers.js"
 import { hasAddress, mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
@@ -74,9 +75,12 @@ export async function resetPassword(route: RouteContext, form: URLSearchParams):
   if (hash instanceof Response) return hash
   const { email, user } = await userOfLink(route, "reset", token, form.get("email"))
   if (!hasAddress(route, user, email!)) return refuse(host, "InvalidToken", back)
+  // The link proves the address: a password set before anyone had, and the ways in added under it
+  // (pre-hijacking with verification off), go first; the sessions end whatever the option says.
+  const squatted = await voidUnprovenPassword(adapter, user)
   // The sessions end first: if that fails, the old password stays and no one is left signed in
   // behind a new one (a reset is often a thief's doing being undone).
-  if (provider.revokeSessionsOnReset) await host.revokeSessions(user.id)
+  if (provider.revokeSessionsOnReset || squatted) await host.revokeSessions(user.id)
   await replacePassword(route, user.id, hash)
   // The link proved the address.
   const current = user.emailVerified ? user : await adapter.updateUser({ id: user.id, emailVerified: new Date() })

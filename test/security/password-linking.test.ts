@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
-import { linksIn, ORIGIN, passwordApp, pathOf, PW, signIn, STRATEGIES } from "./password-support.js"
+import { linksIn, ORIGIN, passwordApp, pathOf, PW, reset, resetLink, signIn, STRATEGIES } from "./password-support.js"
 
 const VICTIM = { sub: "victim-sub", email: "victim@example.com", name: "Victim" }
 let idp: OidcServer
@@ -97,4 +97,37 @@ for (const strategy of STRATEGIES) {
     // The session the squatter opened before the victim proved the address is over too.
     expect(await (await squatter.browser.open("/auth/session")).json()).toBeNull()
   })
+}
+
+// A fourth outside review: with verification off, the squatter's session can add other ways in (a
+// passkey, their own OAuth account) before the victim proves the address. Voiding the password and
+// the sessions left those: the squatter signed back in with them. They go with the password now,
+// whether the victim proves the address by a magic link or by a reset.
+for (const strategy of STRATEGIES) {
+  for (const proof of ["magic link", "reset"] as const) {
+    it(`pre-hijacking with verification off, then a ${proof} (${strategy} sessions): the passkeys and accounts the squatter added go too`, async () => {
+      const links: string[] = []
+      const magic = { id: "email", type: "email" as const, name: "Email", sendVerificationRequest: async ({ url }: { url: string }) => void links.push(url) }
+      const app = passwordApp({ strategy, providers: [magic] as never, provider: { requireEmailVerification: false } })
+      expect((await app.browser().post("/auth/password/sign-up", { email: VICTIM.email, password: PW.eve })).status).toBe(200)
+      const squatted = (await app.adapter.getUserByEmail!(VICTIM.email))!
+      // What the squatter's session could add: their own OAuth account, and a passkey with its account row.
+      await app.adapter.linkAccount!({ userId: squatted.id, type: "oidc", provider: "corp", providerAccountId: "eve-sub" })
+      await app.adapter.linkAccount!({ userId: squatted.id, type: "webauthn", provider: "passkey", providerAccountId: "eve-credential" })
+      await app.adapter.createAuthenticator!({ userId: squatted.id, providerAccountId: "eve-credential", credentialID: "eve-credential", credentialPublicKey: "AA", counter: 0, credentialDeviceType: "singleDevice", credentialBackedUp: false, transports: "internal" })
+      const victim = app.browser()
+      if (proof === "magic link") {
+        await victim.post("/auth/signin/email", { email: VICTIM.email })
+        await victim.open(pathOf(new URL(links[0]!)))
+      } else {
+        await reset(victim, await resetLink(app, VICTIM.email, victim), PW.fresh)
+      }
+      const user = (await app.adapter.getUserByEmail!(VICTIM.email))!
+      expect(user.id).toBe(squatted.id)
+      expect(user.emailVerified).toBeTruthy()
+      expect(await app.adapter.getUserByAccount!({ provider: "corp", providerAccountId: "eve-sub" })).toBeNull()
+      expect(await app.adapter.getAuthenticator!("eve-credential")).toBeNull()
+      expect(await app.adapter.listAccountsByUserId!(user.id)).toEqual([])
+    })
+  }
 }
