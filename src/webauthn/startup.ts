@@ -43,9 +43,11 @@ export function checkPasskeyProviders(providers: readonly ResolvedProvider[], { 
     }
     if (provider.allowSignUp) {
       withAdapterMethods(adapter, ["getUserByEmail"], `provider "${provider.id}" (passkey sign-up)`)
-      if (providers.some((other) => other.type === "email")) {
+      // Each provider that signs an address's owner in to the user that already has the address.
+      const joining = providers.filter((other) => other.type === "email" || (other.type === "password" && other.allowLinkingToExistingUser) || ((other.type === "oauth" || other.type === "oidc") && other.allowDangerousEmailAccountLinking))
+      if (joining.length > 0) {
         logger.warn("WEBAUTHN_SIGN_UP_UNVERIFIED_EMAIL", {
-          message: `provider "${provider.id}" lets anyone sign up with a passkey under an email address they do not prove, and an email provider signs in whoever owns that address to the same user; see docs/passkeys.md, "Sign-up"`,
+          message: `provider "${provider.id}" lets anyone sign up with a passkey under an email address they do not prove, and ${joining.map((other) => `provider "${other.id}"`).join(", ")} would sign whoever owns that address in to the same user, the stranger's passkey still on it; see docs/passkeys.md, "Sign-up"`,
         })
       }
     }
