@@ -5,7 +5,7 @@
 import { LatchkeyError } from "../../errors.js"
 import { loadAppConfig } from "../app-config.js"
 import { appDependencies } from "../app-package.js"
-import { SchemaOptionError } from "../errors.js"
+import { SchemaOptionError, TypeScriptConfigError } from "../errors.js"
 import { NO_FEATURES, withFeatures } from "../schema/features.js"
 import { appEnvironment } from "../env-files.js"
 import type { CliIO } from "../io.js"
@@ -93,6 +93,17 @@ async function readConfig(io: CliIO, options: DoctorOptions, report: DoctorRepor
     return { config }
   } catch (failure) {
     if (!(failure instanceof LatchkeyError)) throw failure
+    // The error advises saying what the app uses instead; a run that does is not failed for it.
+    const given = (["adapter", "with"] as const).filter((flag) => options[flag] !== undefined).map((flag) => `--${flag} ${options[flag]}`)
+    if (failure instanceof TypeScriptConfigError && given.length > 0) {
+      const path = /^(\S+) is TypeScript/.exec(failure.message)?.[1] ?? "The configuration"
+      const node = typeof process === "object" ? process.versions.node : "this version"
+      report.note(
+        `${path} is TypeScript, which Node ${node} cannot load: doctor skipped it, and takes what the app uses from ${given.join(" ")}. ` +
+          "Its providers, basePath and other settings were not checked (Node 22.18 or later, or the CLI through tsx, checks them).",
+      )
+      return { config: undefined, failure: failure.code }
+    }
     const provider = providerFailureOf(failure)
     // createAuth checks each provider as the module loads: the provider is the finding, with its own fix.
     if (provider !== undefined) report.problem(`${provider.message} The configuration did not load because of it, so the checks that need it were skipped.`, providerFix(provider))
