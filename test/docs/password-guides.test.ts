@@ -44,7 +44,9 @@ const NEXT = section("frameworks/nextjs.md", "Password accounts")
 const KIT = section("frameworks/sveltekit.md", "Password accounts")
 const [HELPERS, COMPONENTS] = [REACT.find((block) => block.lang === "ts")!, REACT.find((block) => block.lang === "tsx")!]
 const [ACTION, CHANGE_ACTION] = NEXT.filter((block) => block.lang === "ts") as [Snippet, Snippet]
-const LOGIN_PAGE = NEXT.find((block) => block.lang === "tsx")!
+const [LOGIN_PAGE, ACCOUNT_PAGE] = NEXT.filter((block) => block.lang === "tsx") as [Snippet, Snippet]
+/** The account page's two forms, as markup: the password change's, then the change of address's. */
+const [PASSWORD_FORM, EMAIL_FORM] = ACCOUNT_PAGE.code.split("</form>") as [string, string]
 const [KIT_FORM, KIT_CHANGE] = KIT.filter((block) => block.lang === "svelte")
 const KIT_ACTIONS = KIT.find((block) => block.lang === "ts")!
 
@@ -84,7 +86,7 @@ function fieldsOf(markup: string, filled: Record<string, string>): Record<string
 describe("the password sections of the framework guides", () => {
   it("each section has exactly the blocks this file exercises", () => {
     expect(REACT.map((block) => block.lang)).toEqual(["ts", "tsx"])
-    expect(NEXT.map((block) => block.lang)).toEqual(["ts", "tsx", "ts"])
+    expect(NEXT.map((block) => block.lang)).toEqual(["ts", "tsx", "ts", "tsx"])
     expect(KIT.map((block) => block.lang)).toEqual(["svelte", "svelte", "ts"])
   })
 
@@ -92,10 +94,11 @@ describe("the password sections of the framework guides", () => {
     const diagnostics = typecheck({
       "lib/password-forms.ts": HELPERS.code,
       "app/password-forms.tsx": COMPONENTS.code.replace("@/lib/password-forms", "../lib/password-forms"),
-      "auth.ts": `import { Latchkey } from "latchkey/next"\nimport Password from "latchkey/providers/password"\nimport { passwords } from "latchkey/passwords"\nexport const { handlers, auth, signIn, signOut, changePassword } = Latchkey({ providers: [Password({ sendEmail: async () => {} })], passwords })\n`,
+      "auth.ts": `import { Latchkey } from "latchkey/next"\nimport Password from "latchkey/providers/password"\nimport { passwords } from "latchkey/passwords"\nexport const { handlers, auth, signIn, signOut, changePassword, changeEmail } = Latchkey({ providers: [Password({ sendEmail: async () => {} })], passwords })\n`,
       "app/login/actions.ts": ACTION.code,
       "app/account/actions.ts": CHANGE_ACTION.code,
       "app/login/page.tsx": LOGIN_PAGE.code,
+      "app/account/page.tsx": ACCOUNT_PAGE.code,
     })
     expect(diagnostics).toEqual([])
   }, 90_000)
@@ -157,13 +160,50 @@ describe("the password sections of the framework guides", () => {
     const browser = nextActionBrowser(auth)
     expect(await browser.run((actions) => actions.signUp({ email: "ada@example.com", password: GOOD }))).toMatchObject({ ok: true })
     const changePassword = (fields: FormData) => browser.run((actions) => actions.changePassword(fields))
-    const { changeMyPassword } = await runSnippet(CHANGE_ACTION.code, { "../../auth": { changePassword } })
-    expect(await changeMyPassword(undefined, form({ currentPassword: "not my password at all", newPassword: NEW }))).toBe("Your current password is not right.")
-    expect(await changeMyPassword(undefined, form({ currentPassword: GOOD, newPassword: "short" }))).toBe("Use 15 to 128 characters.")
-    expect(await changeMyPassword(undefined, form({ currentPassword: GOOD, newPassword: NEW, revokeOtherSessions: "on" }))).toBe("Your password is changed.")
+    const { changeMyPassword } = await runSnippet(CHANGE_ACTION.code, { "../../auth": { changePassword, changeEmail: () => {} } })
+    // The page's form, filled in (its checkbox ticked where the test says).
+    expect(PASSWORD_FORM).toContain('name="revokeOtherSessions" type="checkbox"')
+    const submitted = (currentPassword: string, newPassword: string, everywhere = false) =>
+      form({ ...fieldsOf(PASSWORD_FORM, { currentPassword, newPassword }), ...(everywhere ? { revokeOtherSessions: "on" } : {}) })
+    expect(await changeMyPassword(undefined, submitted("not my password at all", NEW))).toBe("Your current password is not right.")
+    expect(await changeMyPassword(undefined, submitted(GOOD, "short"))).toBe("Use 15 to 128 characters.")
+    expect(await changeMyPassword(undefined, submitted(GOOD, NEW, true))).toBe("Your password is changed.")
     expect(await browser.run((actions) => actions.signIn("password", { email: "ada@example.com", password: NEW }))).toMatchObject({ ok: true })
     browser.forget()
     expect(await changeMyPassword(undefined, form({ currentPassword: NEW, newPassword: GOOD }))).toBe("Sign in again first.")
+  })
+
+  it("Next.js: the change-of-address action, with the page's form, answers each refusal's message and mails the link", async () => {
+    const { auth, mailbox } = app()
+    const browser = nextActionBrowser(auth)
+    expect(await browser.run((actions) => actions.signUp({ email: "ada@example.com", password: GOOD }))).toMatchObject({ ok: true })
+    const changeEmail = (fields: FormData) => browser.run((actions) => actions.changeEmail(fields))
+    const { changeMyEmail } = await runSnippet(CHANGE_ACTION.code, { "../../auth": { changePassword: () => {}, changeEmail } })
+    const submitted = (newEmail: string, password: string) => form(fieldsOf(EMAIL_FORM, { newEmail, password }))
+    expect(Object.keys(fieldsOf(EMAIL_FORM, {})).sort()).toEqual(["newEmail", "password"])
+    expect(await changeMyEmail(undefined, submitted("ada@new.example", "not my password at all"))).toBe("Your password is not right.")
+    expect(await changeMyEmail(undefined, submitted("ada@example.com", GOOD))).toBe("Enter a new address, not your current one.")
+    expect(mailbox.filter((mail) => mail.kind === "change-email")).toEqual([])
+    expect(await changeMyEmail(undefined, submitted("ada@new.example", GOOD))).toBe("We sent a link to your new address. Open it where you are signed in to finish.")
+    expect(mailbox.filter((mail) => mail.kind === "change-email").map((mail) => mail.to)).toEqual(["ada@new.example"])
+    browser.forget()
+    expect(await changeMyEmail(undefined, submitted("ada@other.example", GOOD))).toBe("Sign in again first.")
+  })
+
+  it("Next.js: the change-of-address link completes only in a signed-in session of the account, as the section says", async () => {
+    const text = readFileSync("docs/frameworks/nextjs.md", "utf8").replace(/\s+/g, " ")
+    expect(text).toContain("that link completes only in a signed-in session of the same account: anywhere else it sends the browser to sign in, then back to finish.")
+    const { auth, client, browser, linkTo } = app()
+    await client.signUp({ email: "ada@example.com", password: GOOD }, { redirect: false })
+    expect(await client.changeEmail({ newEmail: "ada@new.example", password: GOOD })).toMatchObject({ ok: true })
+    const link = linkTo("ada@new.example", "change-email")
+    const elsewhere = new TestBrowser(undefined, (input, init) => auth.handler(new Request(String(input), init as RequestInit)))
+    const signIn = new URL((await elsewhere.open(link)).url)
+    expect(signIn.pathname).toBe("/auth/signin")
+    expect(signIn.searchParams.get("callbackUrl")).toBe(link.href)
+    expect((await client.getSession())?.user?.email).toBe("ada@example.com")
+    await browser.open(link)
+    expect((await client.getSession())?.user?.email).toBe("ada@new.example")
   })
 
   it("SvelteKit: the change-password form action is the plug-in's changePassword, exported as it is", async () => {
