@@ -94,7 +94,7 @@ describe("latchkey init in a SvelteKit app made by sv create", () => {
       files[`init-sveltekit-${database}-${providers.replace(",", "-")}.ts`] = auth
     }
     expect(files["init-sveltekit-postgres-github.ts"]).toContain("new pg.Pool({ connectionString: env.DATABASE_URL })")
-    expect(files["init-sveltekit-pglite-github.ts"]).toContain('new PGlite(env.PGLITE_DIR ?? ".data/pglite")')
+    expect(files["init-sveltekit-pglite-github.ts"]).toContain('const dir = env.PGLITE_DIR ?? ".data/pglite"')
     expect(typecheck(files)).toEqual([])
   }, 60_000)
 

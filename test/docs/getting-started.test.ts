@@ -57,6 +57,17 @@ describe("docs/getting-started.md", () => {
     expect(app.out.join("\n")).toContain("Install: npm install latchkey @auth/drizzle-adapter drizzle-orm @electric-sql/pglite")
   })
 
+  it("step 3's auth.ts opens PGlite with the lines step 2's init writes, in the folder its migrate line names", async () => {
+    const app = tempApp({ "package.json": manifest({ next: "16.4.6" }), "tsconfig.json": "{}", "app/page.tsx": "" })
+    expect(await app.init(...snippet(PAGE, "sh", "npx latchkey init").code.split(" ").slice(3), "--yes")).toBe(0)
+    const written = /^\/\/ PGlite is[^]*?\nconst db = .*$/m.exec(app.read("auth.ts")!)![0]
+    expect(PGLITE.code).toContain(written)
+    const migrate = snippet(PAGE, "sh", "npx latchkey migrate pglite:").code
+    expect(app.out.join("\n")).toContain(`\`${migrate},`.replace(" --with database-sessions,", " --with database-sessions`"))
+    expect(app.out.join("\n")).toContain("add its folder, .data/, to .gitignore")
+    expect(readFileSync(resolve(import.meta.dirname, "../../docs", PAGE), "utf8")).toContain("Add `.data/` to `.gitignore`.")
+  })
+
   it("names the callback URL that the app really sends: AUTH_URL + /auth/callback/github", async () => {
     vi.stubEnv("AUTH_SECRET", "getting-started-secret-0123456789abcdef")
     vi.stubEnv("AUTH_URL", APP)
@@ -111,35 +122,42 @@ describe("docs/getting-started.md signs in with database sessions", () => {
     const { csrfToken } = (await (await browser.open(`${APP}/auth/csrf`)).response.json()) as { csrfToken: string }
     const { url } = await browser.open(`${APP}/auth/signin/github`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() })
     const session = await (await browser.open(`${APP}/auth/session`)).response.json()
-    return { url, session, cookie: browser.cookies(APP).get("authjs.session-token") }
+    const jar = browser.cookies(APP)
+    return { url, session, cookie: jar.get("authjs.session-token"), cookies: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") }
   }
 
-  it("step 3, PGlite: the sign-in writes a session row in the ./.pglite database", async () => {
+  it("step 3, PGlite: the sign-in writes a session row in the .data/pglite database", async () => {
     appEnv()
     const folder = mkdtempSync(join(tmpdir(), "latchkey-getting-started-"))
     const opened: PGlite[] = []
     try {
-      // What `latchkey schema --apply ./.pglite` leaves: the folder, with the adapter's tables.
+      // What step 3's `latchkey migrate pglite:.data/pglite` leaves: the folder, with the adapter's tables.
       const setup = new PGlite(folder)
       await setup.exec(DRIZZLE_TABLES)
       await setup.close()
-      // The page's `new PGlite("./.pglite")`, opened in this test's folder instead of the working directory.
+      // The page's `new PGlite(".data/pglite")`, opened in this test's folder instead of the working directory.
       class FolderPGlite extends PGlite {
         constructor(path: string) {
-          expect(path).toBe("./.pglite")
+          expect(path).toBe(".data/pglite")
           super(folder)
           opened.push(this)
         }
       }
       const modules = { ...common(), "@electric-sql/pglite": { PGlite: FolderPGlite }, "drizzle-orm/pglite": drizzlePglite }
       const { handlers } = await runSnippet(PGLITE.code, modules)
-      const { url, session, cookie } = await signIn(handlers)
+      // Next.js loads auth.ts a second time for pages and server actions: that copy opens no second client.
+      const page = await runSnippet(PGLITE.code, modules)
+      expect(opened).toHaveLength(1)
+      const { url, session, cookie, cookies } = await signIn(handlers)
       expect(url.href).toBe(`${APP}/`)
       expect(session).toMatchObject({ user: { name: "Grace Hopper", email: "grace@example.com" } })
       const { rows } = await opened[0]!.query<{ sessionToken: string }>('select "sessionToken" from "session"')
       expect(rows).toHaveLength(1)
       expect(cookie?.startsWith(rows[0]!.sessionToken.slice(0, 64))).toBe(true)
+      // The other copy reads the session the sign-in just wrote, as a page does.
+      expect(await page.auth(new Request(`${APP}/`, { headers: { cookie: cookies } }))).toMatchObject({ user: { email: "grace@example.com" } })
     } finally {
+      delete (globalThis as { pgliteClients?: unknown }).pgliteClients
       await Promise.all(opened.map((db) => db.close()))
       rmSync(folder, { recursive: true, force: true })
     }

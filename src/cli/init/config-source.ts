@@ -23,6 +23,9 @@ export interface ConfigSource {
   fields: string[]
 }
 
+/** What Next.js's and SvelteKit's `Latchkey()` return for password accounts, as their guides import them from the auth module. */
+export const PASSWORD_ACTIONS = ["signUp", "requestPasswordReset", "resetPassword", "changePassword", "changeEmail"]
+
 /** The environment variables a provider reads. */
 export function providerEnvNames(provider: CatalogProvider): string[] {
   const names = [envName(provider.id, "ID"), envName(provider.id, "SECRET")]
@@ -53,6 +56,24 @@ function adapterField(adapter: string, passwordMethods: string[] | undefined): s
 
 /** How the module reads a variable: `process.env.NAME`, or SvelteKit's `env.NAME`. */
 type ReadEnv = (name: string) => string
+
+/**
+ * The PGlite client, one per folder in the process: Next.js bundles auth.ts twice (route handlers,
+ * then server components and actions), and a second client on the same folder reads stale pages
+ * (auth() answers null right after a sign-in) and can corrupt it.
+ */
+function pgliteSetup(typescript: boolean, readEnv: ReadEnv): string[] {
+  const global = typescript ? "(globalThis as typeof globalThis & { pgliteClients?: Map<string, PGlite> })" : "globalThis"
+  return [
+    "// PGlite is PostgreSQL in this process; its files live in PGLITE_DIR.",
+    "// One client per folder, kept on globalThis: frameworks may load auth.ts more than once (Next.js does).",
+    `const dir = ${readEnv("PGLITE_DIR")} ?? ".data/pglite"`,
+    `const clients = (${global}.pgliteClients ??= new Map())`,
+    "const client = clients.get(dir) ?? new PGlite(dir)",
+    "clients.set(dir, client)",
+    "const db = drizzle({ client })",
+  ]
+}
 
 function databaseSource(database: Database, passwords: boolean, typescript: boolean, readEnv: ReadEnv): ConfigSource {
   if (database === "postgres") {
@@ -86,7 +107,7 @@ function databaseSource(database: Database, passwords: boolean, typescript: bool
     ]
     return {
       imports: ['import { DrizzleAdapter } from "@auth/drizzle-adapter"', 'import { PGlite } from "@electric-sql/pglite"', ...(passwords ? ['import { sql } from "drizzle-orm"'] : []), 'import { drizzle } from "drizzle-orm/pglite"'],
-      setup: ['// PGlite is PostgreSQL in this process; its files live in PGLITE_DIR.', `const db = drizzle({ client: new PGlite(${readEnv("PGLITE_DIR")} ?? ".data/pglite") })`],
+      setup: pgliteSetup(typescript, readEnv),
       fields: adapterField("DrizzleAdapter(db)", passwords ? methods : undefined),
     }
   }
