@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url"
 import { describe, expect, it, onTestFinished, vi } from "vitest"
 import { runCli } from "../../src/cli/commands.js"
 import { parseEnvText } from "../../src/cli/env-files.js"
-import { typecheck } from "../docs/support.js"
+import { snippet, typecheck } from "../docs/support.js"
 import { Browser, GOOD } from "../passwords/flows-support.js"
 import { directoryHost } from "./schema-support-io.js"
 import { manifest, tempApp } from "./init-support.js"
@@ -78,6 +78,30 @@ describe("latchkey init --provider password", () => {
       }
     }
     expect(typecheck(files)).toEqual([])
+  }, 60_000)
+
+  it("exports the password server actions and form actions the Next.js and SvelteKit guides import from auth", async () => {
+    const next = tempApp(NEXT)
+    expect(await next.init("--provider", "password", "--yes")).toBe(0)
+    expect(next.read("auth.ts")).toContain("export const { handlers, auth, signIn, signOut, proxy, signUp, requestPasswordReset, resetPassword, changePassword, changeEmail } = Latchkey({")
+    const sveltekit = tempApp({ "package.json": manifest({}, { devDependencies: { "@sveltejs/kit": "^2" } }), "tsconfig.json": "{}" })
+    expect(await sveltekit.init("--provider", "password", "--yes")).toBe(0)
+    expect(sveltekit.read("src/auth.ts")).toContain("export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, changeEmail } = Latchkey({")
+    // Without password accounts, nothing more than before.
+    const github = tempApp(NEXT)
+    expect(await github.init("--provider", "github", "--yes")).toBe(0)
+    expect(github.read("auth.ts")).toContain("export const { handlers, auth, signIn, signOut, proxy } = Latchkey({")
+    const guide = (page: string, marker: string) => snippet(page, "ts", marker).code
+    expect(
+      typecheck({
+        "next/auth.ts": next.read("auth.ts")!,
+        "next/app/login/actions.ts": guide("frameworks/nextjs.md", "// app/login/actions.ts"),
+        "next/app/account/actions.ts": guide("frameworks/nextjs.md", "// app/account/actions.ts"),
+        "sveltekit-env.d.ts": 'declare module "$env/dynamic/private" {\n  export const env: Record<string, string | undefined>\n}\n',
+        "sveltekit/src/auth.ts": sveltekit.read("src/auth.ts")!,
+        "sveltekit/src/routes/account/+page.server.ts": guide("frameworks/sveltekit.md", "// src/routes/account/+page.server.ts"),
+      })
+    ).toEqual([])
   }, 60_000)
 
   it("writes JavaScript with no type syntax when the app has no tsconfig.json", async () => {

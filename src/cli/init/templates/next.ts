@@ -4,7 +4,8 @@
  * Router there), and the catch-all route at `app/auth/[...latchkey]/route.ts`, which is latchkey's
  * default base path `/auth`. On PGlite, the Next.js config keeps PGlite out of the bundle.
  */
-import { configSource, moduleText } from "../config-source.js"
+import { hasPasswords } from "../choose.js"
+import { configSource, moduleText, PASSWORD_ACTIONS } from "../config-source.js"
 import type { FrameworkPlan, InitChoices } from "../plan.js"
 import { pgliteNextConfig } from "./next-config.js"
 
@@ -14,11 +15,13 @@ export function nextPlan(choices: InitChoices): FrameworkPlan {
   const extension = typescript ? "ts" : "js"
   const root = srcDir ? "src/" : ""
   const source = configSource(choices)
+  // With password accounts, the server actions docs/frameworks/nextjs.md imports from auth.ts too.
+  const members = ["handlers", "auth", "signIn", "signOut", "proxy", ...(hasPasswords(choices.providers) ? PASSWORD_ACTIONS : [])]
   const auth = moduleText(
     "The app's one latchkey instance: the route, auth(), the server actions and the proxy all come from here.",
     ['import { Latchkey } from "latchkey/next"', ...source.imports],
     source.setup,
-    ["export const { handlers, auth, signIn, signOut, proxy } = Latchkey({", ...source.fields, "})"]
+    [`export const { ${members.join(", ")} } = Latchkey({`, ...source.fields, "})"]
   )
   const route = moduleText("Every request under /auth (latchkey's default basePath) goes to the handler.", ['import { handlers } from "../../../auth"'], [], ["export const { GET, POST } = handlers"])
   return {

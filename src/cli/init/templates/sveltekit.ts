@@ -5,7 +5,8 @@
  * hook keeps it, and is told the lines to add. The app.d.ts that `sv create` writes (its interfaces
  * commented out) gets the declaration; any other app.d.ts is kept, with the lines printed.
  */
-import { configSource, moduleText } from "../config-source.js"
+import { hasPasswords } from "../choose.js"
+import { configSource, moduleText, PASSWORD_ACTIONS } from "../config-source.js"
 import type { FileAddition, FrameworkPlan, InitChoices, PlannedFile } from "../plan.js"
 
 const LOCALS_IMPORT = 'import type { LatchkeyLocals } from "latchkey/sveltekit"'
@@ -43,11 +44,13 @@ const APP_TYPES_ADDITION: FileAddition = { what: "Locals extends LatchkeyLocals"
 export function sveltekitPlan(choices: InitChoices): FrameworkPlan {
   const extension = choices.layout.typescript ? "ts" : "js"
   const source = configSource(choices)
+  // With password accounts, the form actions docs/frameworks/sveltekit.md imports from auth.ts too.
+  const members = ["handle", "signIn", "signOut", ...(hasPasswords(choices.providers) ? PASSWORD_ACTIONS : [])]
   const auth = moduleText(
     "The app's one latchkey instance: the hook and the sign-in and sign-out form actions come from here.",
     ['import { Latchkey } from "latchkey/sveltekit"', ...source.imports],
     source.setup,
-    ["export const { handle, signIn, signOut } = Latchkey({", ...source.fields, "})"]
+    [`export const { ${members.join(", ")} } = Latchkey({`, ...source.fields, "})"]
   )
   const hook = moduleText("Requests under /auth go to latchkey; every other request gets locals.auth().", [], [], ['export { handle } from "./auth"'])
   const files: PlannedFile[] = [
