@@ -61,13 +61,14 @@ const ENTRIES = [
   // 105.5 KB budget the initial load had (104.8 KB measured).
   // Issue 26: the sign-in page's passkey section and the passkey providers' start-up checks moved here from
   // the root (0.7 KB off every app's createAuth): 18.8 KB initial, 105.9 KB whole, budgeted at those plus 2%.
-  { name: "latchkey/webauthn", code: `export { webauthn } from "latchkey/webauthn"`, budget: 19.2 * KB, wholeBudget: 108.0 * KB },
+  // A fourth outside review: passkey sign-up warned about beside every provider that joins by address, 19.3 KB, + 1%.
+  { name: "latchkey/webauthn", code: `export { webauthn } from "latchkey/webauthn"`, budget: 19.5 * KB, wholeBudget: 108.0 * KB },
   // Password hashing and rules (latchkey/passwords), apart from the root so apps without passwords bundle
   // none of it: 4.6 KB (4673 bytes) when first measured for the Web (the WebCrypto backend; the workerd
   // build's run-time node:crypto probe is 4.7 KB), beside 5.6 KB for better-auth/crypto's hashPassword and
   // verifyPassword measured the same way. Budgeted at the first measure plus 3%.
   // Issue 28: the hashing floor was 4.6 KB; the whole feature (routes, tokens, mails, pages, the sign-in form) is 11.6 KB, + 2%.
-  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 12.3 * KB }, // the outside review: a verification link opened elsewhere asks for the password (its page and route), 12.1 KB, + 2%
+  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 12.5 * KB }, // a fourth outside review (verify-email checks the form's address, sessions end before a new password, a squatter's ways in voided at a reset, a change-of-address link only in its account's session): 12.3 KB, + 1%. The outside review: a verification link opened elsewhere asks for the password (its page and route), 12.1 KB, + 2%
   // The framework integrations: createAuth under them, plus their own thin layer (next/headers and
   // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
@@ -114,7 +115,7 @@ const ENTRIES = [
   // unknown keys inside pages, session, callbacks, events and jwt warned about, about 0.4 KB; the limiter
   // counting the account as its provider spells it, about 0.15 KB; the rest under 0.1 KB each.
   // A third outside review's fixes: 54.3 KB initial, 57.0 KB whole (@auth/core + 10.7 KB), inside the budgets above.
-  // Raised, not met: a fourth outside review's fixes, 55.5 KB initial, 58.3 KB whole (@auth/core + 12.0 KB): the
+  // Raised, not met: a fourth outside review's fixes, 55.6 KB initial, 58.4 KB whole (@auth/core + 12.0 KB): the
   // cookies option checked key by key (about 0.4 KB), the memory store forgetting what is least at stake in O(1)
   // (about 0.35 KB), unlinkAccount removing a passkey with its account (about 0.3 KB), the rest (the change of
   // address's send limit, the jwt callback's changes kept on a read, credentials shown to signIn) under 0.1 KB
