@@ -65,7 +65,10 @@ export async function openPglite(directory: string, load: PackageLoader): Promis
   // PGlite makes its own folder but not the folders above it (`.data/` of `.data/pglite`, as init
   // writes it): make them, as the app itself would on its first start.
   if (directory !== "memory:") await (await import("node:fs/promises")).mkdir(directory, { recursive: true })
-  const db = new PGlite(directory === "memory:" ? undefined : directory)
+  // The app's auth.ts, loaded for its config, may hold this folder open already (init keeps one client
+  // per folder on globalThis): a second client would be a second server on one data directory.
+  const apps = directory === "memory:" ? undefined : await appsClientFor(directory)
+  const db = apps ?? new PGlite(directory === "memory:" ? undefined : directory)
   return {
     dialect: "postgres",
     label: `PGlite ${directory}`,
@@ -75,6 +78,17 @@ export async function openPglite(directory: string, load: PackageLoader): Promis
       db.transaction(async (tx) => {
         for (const statement of statements) await tx.query(statement)
       }),
-    close: () => db.close(),
+    close: async () => {
+      if (!apps) await db.close()
+    },
   }
+}
+
+/** The PGlite client the app keeps for `directory` on globalThis (`pgliteClients`, keyed by the folder as the app spells it). */
+async function appsClientFor(directory: string): Promise<PGliteInstance | undefined> {
+  const clients = (globalThis as { pgliteClients?: unknown }).pgliteClients
+  if (!(clients instanceof Map)) return undefined
+  const { resolve } = await import("node:path")
+  for (const [folder, client] of clients) if (typeof folder === "string" && resolve(folder) === resolve(directory)) return client as PGliteInstance
+  return undefined
 }
