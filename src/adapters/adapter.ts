@@ -198,3 +198,8 @@ export type AdapterWith<M extends keyof Adapter> = Adapter & Required<Pick<Adapt
 export function withAdapterMethods<M extends keyof Adapter>(adapter: Adapter | undefined, methods: readonly M[], feature: string): AdapterWith<M> {
   return withMethods(adapter, methods, feature)
 }
+
+/** Whether two account references name the same account: the provider and its account id, as Auth.js keys them. */
+export function sameAccount(account: Pick<AdapterAccount, "provider" | "providerAccountId">, other: Pick<AdapterAccount, "provider" | "providerAccountId"> | undefined): boolean {
+  return account.provider === other?.provider && account.providerAccountId === other.providerAccountId
+}

@@ -5,7 +5,7 @@
  * before it reaches a callback, an event, a session or the client. The hash is read only through
  * `getUserPassword`.
  */
-import type { Adapter, AdapterAccount } from "./adapter.js"
+import { sameAccount, type Adapter, type AdapterAccount } from "./adapter.js"
 
 /** The methods that answer a user (or a session with its user). */
 const USER_METHODS = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser"] as const
@@ -79,7 +79,7 @@ export async function voidUnprovenPassword(adapter: Adapter | undefined, user: {
   // The other ways in first: a failure part-way leaves the password too, for the next proof to void.
   for (const passkey of (await adapter.listAuthenticatorsByUserId?.(user.id)) ?? []) await adapter.deleteAuthenticator?.(passkey.credentialID)
   for (const account of (await adapter.listAccountsByUserId?.(user.id)) ?? []) {
-    if (account.provider !== keep?.provider || account.providerAccountId !== keep.providerAccountId) await adapter.unlinkAccount?.(account)
+    if (!sameAccount(account, keep)) await adapter.unlinkAccount?.(account)
   }
   await adapter.setUserPassword(user.id, null)
   return true

@@ -10,7 +10,7 @@
  * (the session store's `confirmedUser`): a revoked session's cache copy changes nothing.
  */
 import { LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
-import { withAdapterMethods, type AdapterAccount, type AdapterAuthenticator } from "../adapters/adapter.js"
+import { sameAccount, withAdapterMethods, type AdapterAuthenticator } from "../adapters/adapter.js"
 import { revokeVersions } from "../adapters/jwt-session-token.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
@@ -146,8 +146,4 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       await adapter.deleteUser(userId)
     },
   }
-}
-
-function sameAccount(account: AdapterAccount, other: { provider: string; providerAccountId: string }): boolean {
-  return account.provider === other.provider && account.providerAccountId === other.providerAccountId
 }

@@ -7,7 +7,7 @@
 import { InvalidOptionError } from "../errors.js"
 import { readClaims } from "../adapters/jwt-session-token.js"
 import { freshAccountOf } from "./account-refresh.js"
-import { freshOrRefusedClaim, openTokenCookie } from "./jwt-session.js"
+import { freshTokenClaim, openTokenCookie } from "./jwt-session.js"
 import { tokensLiveInAccountRows } from "./token-home.js"
 import type { HeldSession, ProviderTokensHost } from "./types.js"
 
@@ -42,7 +42,7 @@ export async function accessTokenOf(context: ProviderTokensHost, providerId: str
   if (!claims) return null
   // A due token is refreshed only for a session the shared version store confirms; one it no
   // longer confirms (revoked on another instance, whose copy this instance still holds) gets none.
-  const fresh = await freshOrRefusedClaim(context, claims)
+  const fresh = await freshTokenClaim(context, claims)
   const claim = fresh.claim
   if ("refused" in fresh || !claim || claim.provider !== providerId || claim.error) return null
   // The one place a read with nothing due opens the token cookie: the app asked for the token.

@@ -196,14 +196,9 @@ export interface RefusedClaim extends FreshClaim {
  * does not match ends as no tokens, and a malformed claim is dropped. (With the feature off, the
  * handler drops a leftover claim itself: see readFreshClaims in adapters/jwt-session-token.ts.)
  * A due claim of a session the shared version store no longer confirms is left as it is: no
- * refresh, and no token set (`getAccessToken` asks {@link freshOrRefusedClaim}, and hands out none).
+ * refresh, no token set, and `refused` said (`getAccessToken` then hands out none).
  */
-export function freshTokenClaim(context: ProviderTokensHost, claims: JWT): FreshClaim | Promise<FreshClaim> {
-  return freshOrRefusedClaim(context, claims)
-}
-
-/** {@link freshTokenClaim}, saying `refused` when a due refresh was refused because the session no longer holds. */
-export function freshOrRefusedClaim(context: ProviderTokensHost, claims: JWT): FreshClaim | RefusedClaim | Promise<FreshClaim | RefusedClaim> {
+export function freshTokenClaim(context: ProviderTokensHost, claims: JWT): FreshClaim | RefusedClaim | Promise<FreshClaim | RefusedClaim> {
   const claim = tokenClaimOf(claims)
   if (!claim) return { claim: undefined, changed: TOKENS_CLAIM in claims }
   const refresher = context.refresher

@@ -177,12 +177,8 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
     const window = windowOf(windowMs)
     if (counter === undefined) {
       if (counters.size >= maxKeys) forgetOne(now)
-      // Made with its links in place: the newest of the counters at 1, and of its window.
-      counter = { key, count: 1, resetAt: now + windowMs, prev: oneHits.prev, next: oneHits, older: window.older, newer: window }
-      oneHits.prev.next = counter
-      oneHits.prev = counter
-      window.older.newer = counter
-      window.older = counter
+      // Made with every field, so all counters share one shape; linked below.
+      counter = { key, count: 1, resetAt: now + windowMs, prev: oneHits, next: oneHits, older: window, newer: window }
       counters.set(key, counter)
     } else {
       unlinkCount(counter)
@@ -190,9 +186,10 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
       if (counter.count === 1) oneHitCount--
       counter.count = 1
       counter.resetAt = now + windowMs
-      linkCount(oneHits, counter)
-      linkWindow(window, counter)
     }
+    // The newest of the counters at 1, and of its window.
+    linkCount(oneHits, counter)
+    linkWindow(window, counter)
     oneHitCount++
     return { count: 1, resetInMs: windowMs }
   }
