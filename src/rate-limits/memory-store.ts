@@ -6,7 +6,7 @@
  * can buy with a spray (nearly free: the gate counts a POST before the route checks its CSRF
  * token). It forgets, in this order:
  *
- * 1. an expired counter (it holds nothing: its next attempt starts at 1 anyway);
+ * 1. a cleared or expired counter (it holds nothing: its next attempt starts at 1 anyway);
  * 2. the oldest counter at 1 (one attempt: all a spray's keys ever reach), while counters at 1
  *    fill at least half the store;
  * 3. else the counter with the lowest count, the oldest at that count first.
@@ -141,15 +141,29 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
     return head
   }
 
-  function forget(counter: Counter): void {
-    counters.delete(counter.key)
+  // A cleared counter stays in the Map at count 0, in no count list (linked to itself) and in the
+  // `cleared` list, the first to be forgotten: clearing is what every sign-in that succeeds does, and
+  // a Map that deletes and adds one key on every sign-in pays for the holes it leaves (measured:
+  // about half a microsecond per sign-in). `size` leaves cleared counters out.
+  const cleared = listHead()
+  let clearedCount = 0
+
+  /** Takes a counter out of its count list (none for a cleared one) and its window list, with the tallies. */
+  function detach(counter: Counter): void {
     unlinkCount(counter)
     unlinkWindow(counter)
     if (counter.count === 1) oneHitCount--
+    else if (counter.count === 0) clearedCount--
+  }
+
+  function forget(counter: Counter): void {
+    counters.delete(counter.key)
+    detach(counter)
   }
 
   /** Frees one place in a full store, in the order the module's comment gives: O(window lengths + TOP_COUNT), no scan of the counters. */
   function forgetOne(now: number): void {
+    if (cleared.newer !== cleared) return forget(cleared.newer)
     for (const head of windowHeads) {
       if (head.newer !== head && head.newer.resetAt <= now) return forget(head.newer)
     }
@@ -181,9 +195,7 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
       counter = { key, count: 1, resetAt: now + windowMs, prev: oneHits, next: oneHits, older: window, newer: window }
       counters.set(key, counter)
     } else {
-      unlinkCount(counter)
-      unlinkWindow(counter)
-      if (counter.count === 1) oneHitCount--
+      detach(counter)
       counter.count = 1
       counter.resetAt = now + windowMs
     }
@@ -196,7 +208,7 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
   return {
     perInstance: true,
     get size() {
-      return counters.size
+      return counters.size - clearedCount
     },
     // Answers, not promises: the limiter awaits only what is really a promise, so counting in
     // memory costs an attempt no microtask turns.
@@ -210,7 +222,13 @@ export function memoryRateLimitStore(options: { maxKeys?: number } = {}): Memory
     },
     clear(key) {
       const counter = counters.get(key)
-      if (counter !== undefined) forget(counter)
+      if (counter === undefined || counter.count === 0) return
+      detach(counter)
+      counter.prev = counter.next = counter
+      counter.count = 0
+      counter.resetAt = 0
+      linkWindow(cleared, counter)
+      clearedCount++
     },
   }
 }

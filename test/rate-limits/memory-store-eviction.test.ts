@@ -115,6 +115,26 @@ describe("memory store eviction under a spray", () => {
     }
   })
 
+  it("a cleared counter holds no place: a full store takes a new key in its place and forgets no live counter", () => {
+    const store = memoryRateLimitStore({ maxKeys: 3 })
+    store.consume("a", ACCOUNT)
+    for (let hit = 0; hit < 4; hit++) store.consume("b", ACCOUNT)
+    store.consume("c", ACCOUNT)
+    store.clear("b")
+    store.clear("b")
+    expect(store.size).toBe(2)
+    // Full in places (a, b cleared, c): d takes b's place, and a and c keep their counts.
+    store.consume("d", ACCOUNT)
+    expect(store.size).toBe(3)
+    expect(store.consume("a", ACCOUNT).count).toBe(2)
+    expect(store.consume("c", ACCOUNT).count).toBe(2)
+    // A cleared key that comes back starts at 1 and is counted again.
+    store.clear("d")
+    expect(store.consume("d", ACCOUNT).count).toBe(1)
+    expect(store.consume("d", ACCOUNT).count).toBe(2)
+    expect(store.size).toBe(3)
+  })
+
   it("stays at its bound under 1M keys of mixed counts, clears and restarts, and evicts in amortised O(1)", () => {
     const store = memoryRateLimitStore({ maxKeys: 20_000 })
     const realNow = Date.now
