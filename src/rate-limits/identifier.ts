@@ -13,6 +13,9 @@ import { normalizeEmailAddress } from "../lib/email-address.js"
 /** Longer than any address (320) or sensible username: the rest cannot change which account is meant. */
 const MAX_IDENTIFIER_LENGTH = 320
 
+/** Only ASCII, which NFKC leaves as it is. */
+const ASCII = /^[\x00-\x7f]*$/
+
 /**
  * One form for every spelling of an identifier: an address by the email rules (`lib/email-address.ts`),
  * anything else trimmed, NFKC-folded and lower-cased. Undefined for an empty one.
@@ -20,6 +23,13 @@ const MAX_IDENTIFIER_LENGTH = 320
 export function normalizeIdentifier(raw: string | null | undefined): string | undefined {
   if (typeof raw !== "string") return undefined
   const bounded = raw.slice(0, MAX_IDENTIFIER_LENGTH)
+  // ASCII, nearly every attempt: the email rules and the rest agree (trimmed and lower-cased, NFKC
+  // being no change), so the address pattern, which only chose between them, is not run on the
+  // sign-in path. test/rate-limits/identifier.test.ts holds the two forms equal.
+  if (ASCII.test(bounded)) {
+    const value = bounded.trim().toLowerCase()
+    return value === "" ? undefined : value
+  }
   const value = normalizeEmailAddress(bounded) ?? bounded.normalize("NFKC").trim().toLowerCase()
   return value === "" ? undefined : value
 }
