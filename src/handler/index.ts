@@ -252,7 +252,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     // The body's fields are read once, by whichever asks first: the gate (for the identifier) or the route.
     let form: URLSearchParams | undefined | null = null
     const formOnce = () => (form === null ? (form = formOf(request, body)) : form)
-    const gate = rateLimitGate(context, action, provider, formOnce)
+    // The client is read from the request the runtime handed over (`incoming`), not the buffered copy:
+    // a `trustedProxy` function may know the peer by that object (Bun's server.requestIP(request)).
+    const gate = rateLimitGate(context, action, provider, formOnce, incoming)
     const limited = isPromise(gate) ? await gate : gate
     // A refusal (a Response) answers instead of the route; a function is called once the route has answered.
     if (typeof limited === "object") return limited

@@ -38,7 +38,8 @@ export function limitedRoute(method: string, action: string, provider: ResolvedP
   if (type === "webauthn" && (action === "webauthn-options" || action === "callback")) return "passkey"
   if (method === "POST" && type === "credentials" && (action === "signin" || action === "callback")) return "credentials"
   if (method === "POST" && type === "email" && action === "signin") return "email-send"
-  if (method !== "POST" && type === "email" && action === "callback") return "email-callback"
+  // Every method: a POST is refused by the route (routes.ts), and must not be a way around the count meanwhile.
+  if (type === "email" && action === "callback") return "email-callback"
   return "all"
 }
 
@@ -109,7 +110,7 @@ export type RateLimitGate = Response | (() => void | Promise<void>) | undefined
  * captcha, WebCrypto's hash): with the memory store on Node, a passing attempt is checked without
  * a microtask turn.
  */
-export function rateLimitGate(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined): RateLimitGate | Promise<RateLimitGate> {
+export function rateLimitGate(context: RequestContext, action: string, provider: ResolvedProvider | undefined, formOf: () => URLSearchParams | undefined, incoming: Request): RateLimitGate | Promise<RateLimitGate> {
   const limiter = context.rateLimiter
   const route = limiter && limitedRoute(context.request.method, action, provider, action === PASSWORD_ACTION ? passwordSubRoute(context) : undefined)
   if (!limiter || route === undefined) return undefined
@@ -117,13 +118,13 @@ export function rateLimitGate(context: RequestContext, action: string, provider:
   if (route === "password-change") {
     context.gateUser = context.sessions.confirmedUser(context)
     return context.gateUser.then(async (confirmed) => {
-      const gate = await checkRoute(context, action, provider, formOf, route, confirmed?.userId ?? null)
+      const gate = await checkRoute(context, action, provider, formOf, incoming, route, confirmed?.userId ?? null)
       // A change of address mails the new one too: its own send budget, keyed on that address.
       if (gate instanceof Response || passwordSubRoute(context) !== "change-email") return gate
-      return checkRoute(context, action, provider, formOf, "password-change-email", undefined, "newEmail")
+      return checkRoute(context, action, provider, formOf, incoming, "password-change-email", undefined, "newEmail")
     })
   }
-  return checkRoute(context, action, provider, formOf, route, undefined)
+  return checkRoute(context, action, provider, formOf, incoming, route, undefined)
 }
 
 /** The limiter's verdict on one route, keyed on the form's identifier, or on `sessionUser` (null: nobody) when given. */
@@ -132,6 +133,7 @@ function checkRoute(
   action: string,
   provider: ResolvedProvider | undefined,
   formOf: () => URLSearchParams | undefined,
+  incoming: Request,
   route: RateLimitRoute,
   sessionUser: string | null | undefined,
   addressField = "email"
@@ -140,8 +142,8 @@ function checkRoute(
   let form: URLSearchParams | undefined
   const readForm = () => (form ??= context.request.method === "POST" ? formOf() : undefined)
   const host: RateLimitHost = {
-    request: context.request,
-    clientKey: clientKeyOfRequest(context.request, context.trustedProxy),
+    request: incoming,
+    clientKey: clientKeyOfRequest(incoming, context.trustedProxy),
     identifier: () => (sessionUser === undefined ? identifierOf(context, provider, readForm(), addressField) : sessionUser === null ? null : `user:${String(sessionUser)}`),
     normalizeIdentifier: normalizerOf(context, route, provider),
     field: (name) => readForm()?.get(name),

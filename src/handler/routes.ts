@@ -74,6 +74,9 @@ export async function post(context: RequestContext, action: string, provider: Re
   if (isWebAuthnRoute(action, provider)) return webauthnRoute(context, action, provider, form)
   // The password routes check their own CSRF token (answering a script in JSON), as the passkey routes do.
   if (isPasswordRoute(action, provider, true)) return passwordRoute(context, action, provider, form)
+  // A sign-in link is consumed by a GET only, its limit (`email-callback`) counting each try: a POST
+  // with the link's query would be a second way to try codes. (Auth.js takes either.)
+  if (action === "callback" && provider?.type === "email") return json({ error: "MethodNotAllowed" }, [], 405, { allow: "GET" })
   // Credentials forms post to /callback/credentials in Auth.js; that POST is CSRF-checked like /signin.
   if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
   if (!(await verifyCsrf(context, form.get("csrfToken")))) {

@@ -52,6 +52,9 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
 /** An IPv4 address already in its one written form (each part 0–255, no leading zero): the key as it stands. */
 const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
 
+/** An address followed by a port, IPv4 or bracketed IPv6: the address is group 1 or group 2. */
+const WITH_PORT = /^(?:(\d{1,3}(?:\.\d{1,3}){3})|\[([^\]]+)\]):\d{1,5}$/
+
 /** `a.b.c.d` with each part 0–255 (leading zeros dropped), or undefined. One match: every attempt reads it. */
 function ipv4(value: string): string | undefined {
   const match = IPV4.exec(value)
@@ -98,7 +101,8 @@ export function clientKeyOf(raw: string | undefined): string | undefined {
   if (CANONICAL_IPV4.test(trimmed)) return trimmed
   const plain = ipv4(trimmed)
   if (plain !== undefined) return plain
-  const value = trimmed.replace(/^\[|\]$/g, "").replace(/%.*$/, "")
+  // Some load balancers (Azure's among them) write the client's port too: `a.b.c.d:port`, `[v6]:port`.
+  const value = trimmed.replace(WITH_PORT, "$1$2").replace(/^\[|\]$/g, "").replace(/%.*$/, "")
   const v4 = ipv4(value)
   if (v4 !== undefined) return v4
   if (!value.includes(":") || !/^[0-9A-Fa-f:.]+$/.test(value)) return undefined

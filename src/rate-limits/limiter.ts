@@ -78,17 +78,18 @@ interface Slot {
   prefix: string
 }
 
-/** What one route counts: its keys, and whether one of them is the identifier (so it must be read). */
+/** What one route counts: its keys, whether one of them is the identifier (so it must be read), and whether a captcha guards it. */
 interface RoutePlan {
   slots: Slot[]
   identifier: boolean
+  captcha: boolean
 }
 
 /**
  * The keys each route counts under, worked out once from the limits: the client on every auth
  * route (`all`), the client on this route, and the identifier on this route, each where a rule is set.
  */
-function plansOf(limits: LimitTable): Map<RateLimitRoute, RoutePlan> {
+function plansOf(limits: LimitTable, captchaRoutes: readonly RateLimitRoute[]): Map<RateLimitRoute, RoutePlan> {
   const plans = new Map<RateLimitRoute, RoutePlan>()
   for (const route of ROUTES) {
     const { client, identifier } = limits[route]
@@ -96,7 +97,7 @@ function plansOf(limits: LimitTable): Map<RateLimitRoute, RoutePlan> {
     if (limits.all.client) slots.push({ kind: "client", rule: limits.all.client, prefix: "all:c:" })
     if (client && route !== "all") slots.push({ kind: "client", rule: client, prefix: `${route}:c:` })
     if (identifier) slots.push({ kind: "identifier", rule: identifier, prefix: `${route}:i:` })
-    plans.set(route, { slots, identifier: identifier !== false })
+    plans.set(route, { slots, identifier: identifier !== false, captcha: captchaRoutes.includes(route) })
   }
   return plans
 }
@@ -104,7 +105,8 @@ function plansOf(limits: LimitTable): Map<RateLimitRoute, RoutePlan> {
 /** The limiter of a plug-in (or of the defaults, when `plugIn` is undefined), bound to the app's secret. */
 export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: string, production: boolean, logger: Required<LoggerInstance>): RateLimiter {
   const limits = plugIn?.limits ?? DEFAULT_LIMITS
-  const plans = plansOf(limits)
+  const captcha = plugIn?.captcha
+  const plans = plansOf(limits, captcha?.routes ?? [])
   const store: RateLimitStore = plugIn?.store ?? memoryRateLimitStore()
   if (store.perInstance && production) logger.warn("ERR_RATE_LIMIT_PER_INSTANCE", { message: "counts are per instance: share them with redisRateLimitStore" })
   const hashOf = keyedHash(secret)
@@ -127,15 +129,30 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   /**
    * Counts the attempt under its route's keys, then judges it. With no client resolvable, only the
    * identifier counts. A store that counts several keys at once is asked once (one round trip).
+   * Behind a captcha, the client's keys count first, then the captcha is checked, and only an
+   * attempt that passed it counts against the account: a bot that solves none spends its own
+   * budget, never the account's, so it cannot lock the owner out (two round trips to a shared store).
    */
   function count(host: RateLimitHost, route: RateLimitRoute, plan: RoutePlan, identifierHash: string | undefined): RateLimitVerdict | Promise<RateLimitVerdict> {
     if (host.clientKey === undefined && !warnedNoClient) {
       warnedNoClient = true
       logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
     }
+    if (!plan.captcha) return countSlots(host, route, plan.slots, identifierHash)
+    const clients = countSlots(host, route, plan.slots, undefined)
+    const afterClients = (verdict: RateLimitVerdict): Promise<RateLimitVerdict> | RateLimitVerdict => {
+      if (verdict.refused) return verdict
+      return captcha!.verify(host).then((passed) => (passed ? countSlots(host, route, plan.slots, identifierHash, "identifier") : refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`)))
+    }
+    return isPromise(clients) ? clients.then(afterClients) : afterClients(clients)
+  }
+
+  /** Counts `slots` (only those of `only`'s kind, when given) under what they key on, and judges the counts. */
+  function countSlots(host: RateLimitHost, route: RateLimitRoute, slots: Slot[], identifierHash: string | undefined, only?: Slot["kind"]): RateLimitVerdict | Promise<RateLimitVerdict> {
     const counted: Slot[] = []
     const keys: RateLimitKey[] = []
-    for (const slot of plan.slots) {
+    for (const slot of slots) {
+      if (only !== undefined && slot.kind !== only) continue
       const part = slot.kind === "client" ? host.clientKey : identifierHash
       if (part === undefined) continue
       counted.push(slot)
@@ -179,10 +196,7 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
       if (counted[index]!.kind === "identifier") identifierKey = keys[index]!.key
     }
     if (over !== -1) return refuse(host, { route, key: counted[over]!.kind, retryAfter }, keys[over]!.key)
-    const passed: RateLimitVerdict = identifierKey === undefined ? PASSED : { refused: false, succeeded: () => store.clear(identifierKey) }
-    const captcha = plugIn?.captcha?.(host, route)
-    if (captcha === undefined) return passed
-    return captcha.then((ok) => (ok === false ? refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`) : passed))
+    return identifierKey === undefined ? PASSED : { refused: false, succeeded: () => store.clear(identifierKey) }
   }
 
   // Each step goes on at once with what is not a promise: on Node the identifier's hash is a

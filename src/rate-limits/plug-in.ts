@@ -32,21 +32,27 @@ function settleLimits(routes: Partial<Record<RateLimitRoute, RouteLimits>> | und
   return settled
 }
 
+/** Routes no form posts to, so no captcha token can come with them: a captcha there would refuse every attempt. */
+const NO_CAPTCHA = new Set<RateLimitRoute>(["all", "email-callback", "passkey"])
+
 /**
  * The captcha hook: on its routes, the form field must hold a token the service accepts. A
  * verifier that throws (a service that cannot be reached) fails the check: no captcha fails open.
  */
 function settleCaptcha(captcha: CaptchaOptions | undefined): RateLimitPlugIn["captcha"] {
   if (captcha === undefined) return undefined
-  if (typeof captcha?.verify !== "function" || !Array.isArray(captcha.routes) || captcha.routes.some((route) => !ROUTES.includes(route) || (route as RateLimitRoute) === "all")) {
-    throw new InvalidOptionError("rateLimits.captcha", "rateLimits.captcha needs verify (a function) and routes (limited routes other than all).")
+  if (typeof captcha?.verify !== "function" || !Array.isArray(captcha.routes) || captcha.routes.some((route) => !ROUTES.includes(route) || NO_CAPTCHA.has(route))) {
+    throw new InvalidOptionError("rateLimits.captcha", "rateLimits.captcha needs verify (a function) and routes (limited routes a form posts to: not all, email-callback nor passkey).")
   }
   const { verify, routes, field = "captchaToken" } = captcha
-  return (request: CaptchaRequest, route: RateLimitRoute) => {
-    if (!routes.includes(route as CaptchaOptions["routes"][number])) return undefined
-    const token = request.field(field)
-    if (typeof token !== "string" || token === "") return Promise.resolve(false)
-    return verify(token, { clientIp: request.clientKey, request: request.request }).then((passed) => passed === true, () => false)
+  return {
+    routes: [...routes],
+    verify(request: CaptchaRequest) {
+      const token = request.field(field)
+      if (typeof token !== "string" || token === "") return Promise.resolve(false)
+      // A verifier that throws before its promise (not an async function) fails the check too.
+      return new Promise<unknown>((resolve) => resolve(verify(token, { clientIp: request.clientKey, request: request.request }))).then((passed) => passed === true, () => false)
+    },
   }
 }
 

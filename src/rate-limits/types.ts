@@ -176,7 +176,8 @@ export type CaptchaVerifier = (token: string, context: { clientIp: string | unde
  * ```
  */
 export interface CaptchaOptions {
-  routes: Exclude<RateLimitRoute, "all">[]
+  /** Routes whose attempt is a form post: not `all`, nor `email-callback` (a link) nor `passkey` (its options are a GET the page's script makes). */
+  routes: Exclude<RateLimitRoute, "all" | "email-callback" | "passkey">[]
   verify: CaptchaVerifier
   field?: string
 }
@@ -235,8 +236,8 @@ export interface RateLimitPlugIn {
   readonly enabled: boolean
   readonly limits: LimitTable
   readonly store: RateLimitStore | undefined
-  /** True when the captcha hook is on for `route` and `request` answered it; undefined when it is off for `route`. */
-  readonly captcha: ((request: CaptchaRequest, route: RateLimitRoute) => Promise<boolean> | undefined) | undefined
+  /** The captcha hook: the routes it is on for, and whether `request` answered it. */
+  readonly captcha: { readonly routes: readonly RateLimitRoute[]; verify(request: CaptchaRequest): Promise<boolean> } | undefined
 }
 
 /**

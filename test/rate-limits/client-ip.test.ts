@@ -16,6 +16,12 @@ describe("client keys", () => {
     expect(clientKeyOf("198.51.100.007")).toBe("198.51.100.7")
     expect(clientKeyOf(" [198.51.100.7] ")).toBe("198.51.100.7")
     expect(clientKeyOf("198.51.100.7%eth0")).toBe("198.51.100.7")
+    // With the port some load balancers add: the same client.
+    expect(clientKeyOf("198.51.100.7:51234")).toBe("198.51.100.7")
+    expect(clientKeyOf("[2001:db8:1:2::7]:443")).toBe("2001:db8:1:2::/64")
+    expect(clientKeyOf("[::ffff:198.51.100.7]:8080")).toBe("198.51.100.7")
+    expect(clientKeyOf("198.51.100.7:")).toBeUndefined()
+    expect(clientKeyOf("198.51.100.7:123456")).toBeUndefined()
   })
 
   it("keys an IPv4 client written in IPv6 as that IPv4 address: NAT64's 64:ff9b::/96 and IPv4-compatible ::/96 too", () => {
@@ -46,7 +52,7 @@ describe("client keys", () => {
   })
 
   it("refuses what is not an address", () => {
-    for (const junk of ["", "unknown", "198.51.100.256", "1.2.3", "::g", "2001:db8::1/64", "a".repeat(100), "1.2.3.4:80"]) expect(clientKeyOf(junk)).toBeUndefined()
+    for (const junk of ["", "unknown", "198.51.100.256", "1.2.3", "::g", "2001:db8::1/64", "a".repeat(100), "1.2.3.4:", "[::1]:", "1.2.3.4:80:80"]) expect(clientKeyOf(junk)).toBeUndefined()
   })
 
   it("reads only the configured header, and the entry its hops name", () => {

@@ -23,6 +23,9 @@ describe("rateLimits()", () => {
       [{ store: { clear: async () => {} } }, "rateLimits.store"],
       [{ captcha: { routes: ["credentials"] } }, "rateLimits.captcha"],
       [{ captcha: { routes: ["all"], verify: async () => true } }, "rateLimits.captcha"],
+      // A link and a script's GET carry no form field: a captcha there would refuse every attempt.
+      [{ captcha: { routes: ["email-callback"], verify: async () => true } }, "rateLimits.captcha"],
+      [{ captcha: { routes: ["passkey"], verify: async () => true } }, "rateLimits.captcha"],
     ]
     for (const [options, option] of refusals) {
       let thrown: unknown
