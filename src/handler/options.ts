@@ -103,7 +103,8 @@ export interface AuthConfig<J extends JWT = JWT, S extends Session = Session> {
     /**
      * Seconds between slides: a session in use is re-issued (JWT) or its row extended (database) once
      * it is this old. Default 1 day, or a tenth of `maxAge` when that is shorter, so a short `maxAge`
-     * is an idle timeout, as in Auth.js's JWT sessions, not a fixed one.
+     * is an idle timeout, as in Auth.js's JWT sessions, not a fixed one. A value not below `maxAge`
+     * would never slide: the default is used instead, with a `SESSION_UPDATE_AGE` warning.
      */
     updateAge?: number
     /**

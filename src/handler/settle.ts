@@ -49,9 +49,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     secret,
     basePath,
     sessionMaxAge,
-    // A tenth of a short maxAge: an active user's session then slides before it ends, so maxAge is
-    // an idle timeout (to within a tenth), as Auth.js's JWT sessions, re-sealed on every read, make it.
-    updateAge: wholeSeconds(config.session?.updateAge, "session.updateAge", Math.min(DAY, Math.ceil(sessionMaxAge / 10))),
+    updateAge: slidingInterval(config.session?.updateAge, sessionMaxAge, logger),
     ...settleSessionStore(config.session, adapter),
     sessionsBoundToBrowser: config.session?.sharedAcrossSubdomains !== true,
     trustHost: config.trustHost ?? (config.trustedProxy !== undefined || ["true", "1"].includes(readEnv("AUTH_TRUST_HOST", env) ?? "")),
@@ -78,6 +76,20 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     ...settleRateLimits(config, env, secret[0]!, logger),
     instance: config,
   }
+}
+
+/**
+ * How often a session slides: `updateAge`, by default a tenth of a short maxAge (at most a day), so an
+ * active user's session slides before it ends and maxAge is an idle timeout (to within a tenth), as
+ * Auth.js's JWT sessions, re-sealed on every read, make it. One not below maxAge would never slide and
+ * sign active users out at maxAge (Auth.js's sample 24 h beside a 1 h maxAge): the default is used, with a warning.
+ */
+function slidingInterval(updateAge: number | undefined, maxAge: number, logger: Required<LoggerInstance>): number {
+  const fallback = Math.min(DAY, Math.ceil(maxAge / 10))
+  const chosen = wholeSeconds(updateAge, "session.updateAge", fallback)
+  if (chosen < maxAge || chosen === fallback) return chosen
+  logger.warn("SESSION_UPDATE_AGE", { message: `session.updateAge (${chosen} s) is not below session.maxAge (${maxAge} s), so sessions would never slide: ${fallback} s is used` })
+  return fallback
 }
 
 /**

@@ -64,6 +64,17 @@ describe("sessions", () => {
     expect((await session(browser))!.expires).toBe("2026-03-01T01:20:00.000Z")
   })
 
+  it("an updateAge not below maxAge (Auth.js's sample 24 h beside a 1 h maxAge) still slides, with a warning", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(new Date("2026-03-01T00:00:00Z"))
+    const warnings: string[] = []
+    const { browser } = await signedIn({ providers: [credentials()], session: { maxAge: 3600, updateAge: 86_400 }, logger: { warn: (code) => void warnings.push(code) } })
+    expect(warnings).toContain("SESSION_UPDATE_AGE")
+    // Auth.js re-seals a JWT on every read, so its users stay signed in while active; so do latchkey's.
+    vi.setSystemTime(new Date("2026-03-01T00:50:00Z"))
+    expect((await session(browser))!.expires).toBe("2026-03-01T01:50:00.000Z")
+  })
+
   it("POST /signout clears every chunk of a chunked session", async () => {
     const big = { bio: "x".repeat(9000) }
     const { browser } = await signedIn({ providers: [credentials()], callbacks: { jwt: ({ token }) => ({ ...token, ...big }) } })
