@@ -112,9 +112,9 @@ export interface MemoryRateLimitStore extends RateLimitStore {
  * @example
  * ```ts
  * import { createAuth } from "latchkey"
- * import { memoryRateLimitStore } from "latchkey/rate-limits"
+ * import { memoryRateLimitStore, rateLimits } from "latchkey/rate-limits"
  * import GitHub from "latchkey/providers/github"
- * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: { store: memoryRateLimitStore({ maxKeys: 100_000 }) } })
+ * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: rateLimits({ store: memoryRateLimitStore({ maxKeys: 100_000 }) }) })
  * ```
  */
 export function memoryRateLimitStore(options: { maxKeys?: number } = {}): MemoryRateLimitStore {

@@ -30,9 +30,10 @@ return answers`
 
 /**
  * A {@link RateLimitStore} on the app's own Redis client (ioredis, or node-redis), shared by every
- * instance: pass it as `rateLimits: { store }`. Each attempt is one `EVAL` (one round trip) for all its keys. Keys
- * start with `prefix` (default `latchkey:rl:`), then the route and a hashed identifier or a client
- * address.
+ * instance: pass it as `rateLimits: rateLimits({ store })`. Each attempt is one `EVAL` (one round trip) for all
+ * its keys. Keys start with `prefix` (default `{latchkey:rl}:`), then the route and a hashed identifier or a
+ * client address. The braces are a Redis Cluster hash tag: a cluster runs one script only on keys of one slot,
+ * and every key with the same tag has the same slot. A prefix of your own needs one too on a cluster.
  *
  * Exported from `latchkey/redis`.
  *
@@ -40,14 +41,15 @@ return answers`
  * ```ts
  * import Redis from "ioredis"
  * import { createAuth } from "latchkey"
+ * import { rateLimits } from "latchkey/rate-limits"
  * import { redisRateLimitStore } from "latchkey/redis"
  * import GitHub from "latchkey/providers/github"
  * const redis = new Redis(process.env.REDIS_URL!)
- * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: { store: redisRateLimitStore(redis) } })
+ * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: rateLimits({ store: redisRateLimitStore(redis) }) })
  * ```
  */
 export function redisRateLimitStore(client: RedisCommandClient, options: { prefix?: string } = {}): RateLimitStore {
-  const prefix = options.prefix ?? "latchkey:rl:"
+  const prefix = options.prefix ?? "{latchkey:rl}:"
   if (typeof prefix !== "string") throw new InvalidOptionError("prefix", "prefix must be a string.")
   const command = commandSender(client, "redisRateLimitStore")
   /** One EVAL counting every key; its answer checked to be a count and a window for each. */

@@ -47,6 +47,16 @@ describe("redisRateLimitStore", () => {
     await expect(store.consumeMany!([{ key: "a", rule: { limit: 1, windowSeconds: 60 } }, { key: "b", rule: { limit: 1, windowSeconds: 60 } }])).rejects.toThrow(/a count and a window per key/)
   })
 
+  it("by default an attempt's keys share one Redis Cluster hash tag, so a cluster runs its one script", async () => {
+    const scripts: string[][] = []
+    const store = redisRateLimitStore({ call: async (...args: (string | number)[]) => (scripts.push(args.map(String)), [1, 60_000, 1, 300_000]) })
+    await store.consumeMany!([{ key: "all:c:198.51.100.7", rule: { limit: 120, windowSeconds: 60 } }, { key: "credentials:i:abc", rule: { limit: 10, windowSeconds: 300 } }])
+    const [, , keyCount, ...rest] = scripts[0]!
+    const keys = rest.slice(0, Number(keyCount))
+    // A cluster hashes only what is inside the first {...}: the same tag, the same slot.
+    expect(keys.map((key) => /\{([^}]*)\}/.exec(key)?.[1])).toEqual(["latchkey:rl", "latchkey:rl"])
+  })
+
   it("one consume is one round trip: one EVAL that counts and starts the window", async (test) => {
     if (!redis) return test.skip()
     const { sent, client } = counting(redis)
