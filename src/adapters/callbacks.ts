@@ -18,7 +18,7 @@ import type { Account, Awaitable, JWT, Profile, Session, User } from "../types.j
  * import type { AuthCallbacks } from "latchkey"
  * const callbacks: AuthCallbacks = {
  *   jwt: ({ token, account }) => (account ? { ...token, provider: account.provider } : token),
- *   session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+ *   session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub ?? session.user.id } }),
  * }
  * ```
  */

@@ -14,10 +14,12 @@ import type { Account, Awaitable, JWT, LoggerInstance, Session, User } from "../
  *
  * @example
  * ```ts
- * import type { SignInEvents } from "latchkey/adapters"
- * const events: SignInEvents = {
+ * import type { AuthEvents } from "latchkey"
+ * // AuthEvents is these and the plug-ins' own.
+ * const events: AuthEvents = {
  *   signIn: ({ user, account, isNewUser }) => console.info("sign-in", user.id, account?.provider, isNewUser),
- *   signOut: ({ token }) => console.info("sign-out", token?.sub),
+ *   // JWT sessions end with their token, database sessions with their row.
+ *   signOut: (ended) => console.info("sign-out", "token" in ended ? ended.token?.sub : ended.session?.userId),
  * }
  * ```
  */

@@ -32,7 +32,7 @@ const verifier = ceremony(PASSKEY_SCRIPT, PASSKEY_SCRIPT_VERSION)
  * @example
  * ```ts
  * import { createAuth } from "latchkey"
- * import { memoryAdapter } from "latchkey/oauth"
+ * import { memoryAdapter } from "latchkey/adapters"
  * import Passkey from "latchkey/providers/passkey"
  * import { webauthn } from "latchkey/webauthn"
  * export const { handler, auth } = createAuth({ providers: [Passkey({ allowSignUp: true })], adapter: memoryAdapter(), webauthn })

@@ -48,7 +48,8 @@ export interface LatchkeyLocals<S extends Session = Session> {
  * @example
  * ```ts
  * import type { KitHandleInput } from "latchkey/sveltekit"
- * const passThrough = ({ event, resolve }: KitHandleInput) => resolve(event)
+ * // SvelteKit's own `handle` input fits it: what latchkey's hook reads of a request.
+ * const pathOf = ({ event }: KitHandleInput) => event.url.pathname
  * ```
  */
 export interface KitHandleInput {
