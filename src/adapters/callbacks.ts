@@ -57,5 +57,9 @@ export interface AuthCallbacks<J extends JWT = JWT, S extends Session = Session>
     token: J
     /** Database sessions: the adapter's user. */
     user?: AdapterUser
+    /** Database sessions, on `POST /session` (the client's `update(data)`): `"update"`, as in Auth.js. */
+    trigger?: "update"
+    /** Database sessions, with `trigger: "update"`: the data the client sent. `any` as in Auth.js: whatever JSON the browser posted, so check it before trusting it. */
+    newSession?: any
   }): Awaitable<S>
 }

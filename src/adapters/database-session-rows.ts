@@ -25,7 +25,7 @@ import { setCookieHeaders } from "../jwt/cookies.js"
 import { cookieSpec } from "../jwt/cookie-names.js"
 import { hex } from "../lib/digest.js"
 import type { AdapterSession, AdapterUser, AdapterWith } from "./adapter.js"
-import { bindToBrowser, browserBinding, sameBinding, type BindingContext } from "./browser-binding.js"
+import { bindToBrowser, browserBinding, csrfToken, sameBinding, type BindingContext } from "./browser-binding.js"
 import { cacheCookie, cachedSession, clearCacheCookie, type DatabaseSession } from "./session-cache.js"
 import { defaultClaims } from "./jwt-session-token.js"
 import { requestSessionToken } from "./session-cookies.js"
@@ -165,7 +165,19 @@ async function slid(context: SessionContext, found: FoundRow): Promise<DatabaseS
   const { sessionToken } = found
   const expires = new Date(Date.now() + context.sessionMaxAge * 1000)
   await call("updateSession", () => sessionAdapter(context).updateSession({ sessionToken, expires }))
-  return withCookies(context, { sessionToken, session: { ...found.session, expires }, user: found.user }, [])
+  return withCookies(context, { sessionToken, session: { ...found.session, expires }, user: found.user }, await keptBinding(context, sessionToken))
+}
+
+/**
+ * The CSRF cookie a slid session's binding hashes, set to last as long as the session again: it was
+ * set for `maxAge` at sign-in (or at the move), and the session would read as signed out once it
+ * ran out. Re-set, it is also keyed with the newest secret, so removing an old one keeps the
+ * binding. None for a token bound to another browser (read only with `session.sharedAcrossSubdomains`):
+ * this browser's cookie is not what binds it.
+ */
+async function keptBinding(context: SessionContext, sessionToken: string): Promise<string[]> {
+  if (!(await isThisBrowsersToken(context, sessionToken))) return []
+  return (await csrfToken(context, context.sessionMaxAge)).cookies
 }
 
 /** The read session, with its cookie and cache copy to set, and `more` cookies (the CSRF cookie that binds it). */
@@ -273,17 +285,25 @@ async function boundSessionToken(context: SessionContext, movedFrom?: string): P
   return { sessionToken, cookies }
 }
 
+/** What an update (`POST /session`) shows the `session` callback of a database session, as Auth.js does: the client's data. */
+export interface SessionUpdate {
+  trigger: "update"
+  /** What the client's `update(data)` sent: any JSON. */
+  newSession: unknown
+}
+
 /**
  * The session object for a database session, through the `session` callback (with the user, as in
- * Auth.js). `ended` says a provider refused to refresh one of the user's tokens.
+ * Auth.js, and with `update`'s data when it answers one). `ended` says a provider refused to
+ * refresh one of the user's tokens.
  */
-export function databaseSessionFor(context: SessionContext, found: DatabaseSession, ended = false): Session | Promise<Session> {
+export function databaseSessionFor(context: SessionContext, found: DatabaseSession, ended = false, update?: SessionUpdate): Session | Promise<Session> {
   const { user, session: row } = found
   const session: Session = { user: { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires: row.expires.toISOString() }
   if (ended) session.error = "RefreshTokenError"
   const callback = context.callbacks.session
   // Without a session callback the answer needs no promise: the common read stays one await deep.
-  return callback ? shapedBy(callback({ session, user, token: defaultClaims(user) }), ended) : session
+  return callback ? shapedBy(callback({ session, user, token: defaultClaims(user), ...update }), ended) : session
 }
 
 async function shapedBy(answer: Session | PromiseLike<Session>, ended: boolean): Promise<Session> {
@@ -317,11 +337,11 @@ export function heldSession(context: SessionContext, found: DatabaseSession): He
  * `providerTokens({ refresh })` on (see provider-tokens/account-tokens.ts); the same call without
  * it. Null when freshening found that the cache's copy outlived its row (a revoked session).
  */
-export async function freshDatabaseSessionFor(context: SessionContext, found: DatabaseSession): Promise<Session | null> {
+export async function freshDatabaseSessionFor(context: SessionContext, found: DatabaseSession, update?: SessionUpdate): Promise<Session | null> {
   const engine = context.providerTokens
-  if (!engine) return databaseSessionFor(context, found)
+  if (!engine) return databaseSessionFor(context, found, false, update)
   const held = heldSession(context, found)
   const fresh = engine.freshenUserAccounts(context, held)
   const ended = fresh instanceof Promise ? (await fresh).ended : fresh.ended
-  return held.revoked() ? null : databaseSessionFor(context, found, ended)
+  return held.revoked() ? null : databaseSessionFor(context, found, ended, update)
 }

@@ -18,6 +18,7 @@ import {
   isThisBrowsersToken,
   readDatabaseSession,
   thisBrowsersSessionToken,
+  type SessionUpdate,
 } from "./database-session-rows.js"
 import { fireEvent } from "./events.js"
 import { defaultClaims, revokeVersions } from "./jwt-session-token.js"
@@ -39,14 +40,14 @@ async function isBoundHere(context: SessionContext, sessionToken: string): Promi
 }
 
 /**
- * `GET /session` (`update` false: firing `session`) and `POST /session` (`update` true: the row is
- * the session, so an update re-reads it): the row read and slid, through the session callback.
- * Signed out, the cookies are cleared: for a read, whenever a session cookie came; for an update,
- * when a row was found but freshening ended it.
+ * `GET /session` (no `update`: firing `session`) and `POST /session` (`update`: the row is the
+ * session, so an update re-reads it, and the session callback is shown the client's data): the
+ * row read and slid, through the session callback. Signed out, the cookies are cleared: for a
+ * read, whenever a session cookie came; for an update, when a row was found but freshening ended it.
  */
-async function current(context: SessionContext, update = false): Promise<SessionAnswer> {
+async function current(context: SessionContext, update?: SessionUpdate): Promise<SessionAnswer> {
   const found = await readDatabaseSession(context, true)
-  const session = found && (await freshDatabaseSessionFor(context, found))
+  const session = found && (await freshDatabaseSessionFor(context, found, update))
   if (!found || !session) return { session: null, cookies: (update ? found : requestSessionToken(context)) ? clearDatabaseSessionCookies(context) : [] }
   if (!update) await fireEvent(context, "session", { session, token: defaultClaims(found.user) })
   return { session, cookies: found.cookies }
@@ -61,7 +62,17 @@ export const databaseSessions: SessionStore = {
     return context.providerTokens ? freshDatabaseSessionFor(context, found) : databaseSessionFor(context, found)
   },
   current: (context) => current(context),
-  update: (context) => current(context, true),
+  async update(context, submitted) {
+    // Read before the row: malformed data is answered 400 with no cookies, so it must not cost a
+    // slide, or a move whose new cookie it would drop.
+    let newSession: unknown
+    try {
+      newSession = submitted()
+    } catch {
+      return undefined
+    }
+    return current(context, { trigger: "update", newSession })
+  },
   async issue(context, { user }) {
     // As in Auth.js, a database session runs no jwt callback: the row is the session.
     return createDatabaseSession(context, user as AdapterUser)
