@@ -23,7 +23,7 @@ import type { Account, JWT, Profile, Session, User } from "../types.js"
 import { bindToBrowser, browserBinding, csrfToken, sameBinding, type BindingContext } from "./browser-binding.js"
 import { clearProviderTokenCookie, tokenCookieOf } from "./session-cookies.js"
 import type { FreshClaim, HeldTokens, KeptTokens, SessionContext, SessionSettings, TokenClaim } from "./session-store.js"
-import { SESSION_VERSION_CLAIM, versionOf, type SessionVersionStore } from "./session-versions.js"
+import { revocationKeyOf, SESSION_VERSION_CLAIM, versionOf, type SessionVersionStore } from "./session-versions.js"
 
 /**
  * The claim that binds a session to its browser: a hash of the browser's CSRF token. It is kept
@@ -44,7 +44,7 @@ const NO_TOKENS: KeptTokens = { claim: undefined }
 export function defaultClaims(user: User): JWT {
   const claims: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
   // As a string, as Auth.js writes it: adapters on SERIAL ids (@auth/pg-adapter) hand back numbers,
-  // and a numeric `sub` would skip the session-version check and confirm no lasting change.
+  // and a session with a numeric `sub` confirms no lasting change (see confirmedUser in jwt-sessions.ts).
   if (user.id !== undefined && user.id !== null) claims.sub = String(user.id)
   return claims
 }
@@ -138,14 +138,25 @@ function readFailed(context: SessionContext, store: SessionVersionStore, error: 
 }
 
 /**
+ * The user whose version a token is checked against (see {@link revocationKeyOf}), or the answer
+ * when there is none to look up: true for a token without a subject, which names no user, so no
+ * revocation can reach it; false for a subject no revocation can name.
+ */
+function versionedUser(claims: JWT): string | boolean {
+  const userId = revocationKeyOf(claims)
+  if (userId === undefined) return true
+  return userId ?? false
+}
+
+/**
  * Whether a token's version is at least its user's: false once the user's sessions were revoked
- * after it was issued. A token without a subject names no user, so no revocation can reach it.
- * Answers without a promise when the store does.
+ * after it was issued. Answers without a promise when the store does.
  */
 export function isCurrentVersion(context: SessionContext, claims: JWT): boolean | Promise<boolean> {
   const store = context.sessionVersions
-  const userId = claims.sub
-  if (store === undefined || typeof userId !== "string") return true
+  if (store === undefined) return true
+  const userId = versionedUser(claims)
+  if (typeof userId === "boolean") return userId
   const carried = versionOf(claims)
   try {
     const current = store.get(userId)
@@ -165,8 +176,10 @@ export function isCurrentVersion(context: SessionContext, claims: JWT): boolean 
  */
 export async function isConfirmedVersion(context: SessionContext, claims: JWT): Promise<boolean> {
   const store = context.sessionVersions
-  if (store === undefined || typeof claims.sub !== "string") return true
-  return versionOf(claims) >= (await store.get(claims.sub, true))
+  if (store === undefined) return true
+  const userId = versionedUser(claims)
+  if (typeof userId === "boolean") return userId
+  return versionOf(claims) >= (await store.get(userId, true))
 }
 
 /**

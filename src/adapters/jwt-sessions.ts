@@ -29,6 +29,7 @@ import {
   versionForNewSession,
 } from "./jwt-session-token.js"
 import { requestSessionToken } from "./session-cookies.js"
+import { revocationKeyOf } from "./session-versions.js"
 import type { SessionAnswer, SessionContext, SessionStore } from "./session-store.js"
 
 /** Refused for JWT sessions: one session has no row to delete; a user's sessions can all be revoked. */
@@ -99,7 +100,8 @@ export const jwtSessions: SessionStore = {
     // As in Auth.js: "signUp" when the adapter created the user in this sign-in.
     const claims = await applyJwtCallback(context, { token: defaultClaims(user), user, account, profile, isNewUser, trigger: isNewUser ? "signUp" : "signIn" })
     if (!claims) return null
-    const version = await versionForNewSession(context, typeof claims.sub === "string" ? claims.sub : undefined)
+    // Under the key reads check it by: a `jwt` callback may write the adapter's numeric id as `sub`.
+    const version = await versionForNewSession(context, revocationKeyOf(claims) ?? undefined)
     const { browser, cookies } = await bindToBrowser(context, context.sessionMaxAge)
     return [...(await sessionCookies(context, claims, browser, version, tokens)), ...cookies]
   },

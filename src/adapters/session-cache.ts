@@ -7,12 +7,13 @@
  * copies at once: each carries its user's session version, and a copy older than the version is
  * not used (the row is read instead, and it is gone).
  */
-import { requestCookies, setCookieHeaders } from "../jwt/cookies.js"
+import { setCookieHeaders } from "../jwt/cookies.js"
 import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { cookieSpec } from "../jwt/cookie-names.js"
 import { constantTimeEqual } from "../lib/digest.js"
 import type { AdapterSession, AdapterUser } from "./adapter.js"
+import { tokenCookieOf } from "./session-cookies.js"
 import type { SessionContext } from "./session-store.js"
 
 /** A read database session: the row, its user, and cookies to set when it slid or was refreshed. */
@@ -57,7 +58,8 @@ function revive(user: CachedSession["user"]): AdapterUser {
 /** The session from the cache cookie, when it is sealed for this very token and still fresh. */
 export async function cachedSession(context: SessionContext, sessionToken: string): Promise<DatabaseSession | undefined> {
   const { name } = cookieSpec(context, "sessionCache")
-  const sealed = requestCookies(context.request)[name]
+  // Joined from its chunks: a user row with a large column (a data-URL avatar) seals past 4 KB.
+  const sealed = tokenCookieOf(context.request, name)
   if (!sealed) return undefined
   const opened = await decode<CachedSession>({ token: sealed, secret: context.secret, salt: name }).catch(() => null)
   if (!opened || typeof opened.token !== "string" || !constantTimeEqual(opened.token, sessionToken)) return undefined
@@ -102,11 +104,12 @@ export async function cacheCookie(context: SessionContext, found: Pick<DatabaseS
   }
   if (version !== undefined) token.version = version
   const sealed = await encode({ token, secret: context.secret, salt: name, maxAge: context.sessionCacheMaxAge })
-  return setCookieHeaders({ name, value: sealed, options })
+  // The request lets the writer expire chunks of an older copy that this one does not overwrite.
+  return setCookieHeaders({ name, value: sealed, options, request: context.request })
 }
 
-/** Set-Cookie values that remove the cache cookie. */
+/** Set-Cookie values that remove the cache cookie, every chunk of it the request holds included. */
 export function clearCacheCookie(context: SessionContext): string[] {
   const { name, options } = cookieSpec(context, "sessionCache")
-  return setCookieHeaders({ name, value: null, options })
+  return setCookieHeaders({ name, value: null, options, request: context.request })
 }

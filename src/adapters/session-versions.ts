@@ -74,10 +74,26 @@ export function versionOf(claims: JWT): number {
 }
 
 /**
+ * The user a token's version is looked up under. Versions are kept under `String(userId)`, so a
+ * finite number (a `jwt` callback's `token.sub = user.id` on SERIAL ids) is keyed as its
+ * decimal string, and `revokeSessions(42)` and `revokeSessions("42")` both reach it; the token
+ * itself keeps the number the app wrote. Undefined for a token without a subject, which names no
+ * user. Null for a subject of any other type: no revocation can name it, so it must be refused,
+ * not honoured (honoured, it would be a session nothing can revoke).
+ */
+export function revocationKeyOf(claims: JWT): string | null | undefined {
+  const sub: unknown = claims.sub
+  if (sub === undefined) return undefined
+  if (typeof sub === "string") return sub
+  return typeof sub === "number" && Number.isFinite(sub) ? String(sub) : null
+}
+
+/**
  * Whether a decoded session token was revoked: its user's sessions were revoked after it was
  * issued. `getToken` has no store, so it cannot tell (it decodes, as Auth.js's does); code that
  * reads tokens with it and must honour revocations asks this after, with the store it passed to
- * `createAuth`. Honours a token without a subject, which names no user. Asks the store as a JWT
+ * `createAuth`. Honours a token without a subject, which names no user; a subject that is neither
+ * a string nor a number reads as revoked (see {@link revocationKeyOf}). Asks the store as a JWT
  * read does (its local copy, when it keeps one); a store that cannot answer throws.
  *
  * Exported from `latchkey/adapters`.
@@ -95,8 +111,9 @@ export function versionOf(claims: JWT): number {
  * ```
  */
 export async function isRevokedToken(store: SessionVersionStore, token: JWT): Promise<boolean> {
-  if (typeof token.sub !== "string") return false
-  return versionOf(token) < (await store.get(token.sub))
+  const userId = revocationKeyOf(token)
+  if (userId === undefined) return false
+  return userId === null || versionOf(token) < (await store.get(userId))
 }
 
 /** The version `bump` sets: the time in milliseconds, or one above `current` when the clock is not past it. */

@@ -69,6 +69,8 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
 
   async function userIdOf(owner: AccountOwner): Promise<string> {
     if (typeof owner === "string") return owner
+    // Typed a string, as Auth.js types ids, but SERIAL ids (@auth/pg-adapter) arrive as numbers at run time.
+    if (typeof owner === "number" && Number.isFinite(owner)) return String(owner)
     const userId = await confirmedUserId(owner)
     if (userId === null) throw new SessionRequiredError()
     return userId
