@@ -8,6 +8,7 @@ import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
 import { EMAIL_METHODS } from "../adapters/requirements.js"
 import { encodeBase64url } from "../lib/base64url.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
+import { AddressCollationError, userWithAddress } from "../oauth/address-match.js"
 import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"
 import { fireEvent } from "../adapters/events.js"
@@ -58,13 +59,18 @@ function linkSecrets(context: RequestContext, provider: EmailConfig): readonly s
   return provider.secret === undefined ? context.secret : [provider.secret]
 }
 
+/** The user whose stored address is `email` (never one the store's collation folded into it), and whether it folded one. */
+function userOfAddress(context: RequestContext, provider: EmailConfig, email: string) {
+  return userWithAddress(adapterOf(context, provider), email, provider.normalizeIdentifier, context.logger)
+}
+
 /**
  * Who a link request is for, as the `signIn` callback is told before anything is sent: the user
  * with the address, else the user a followed link would create (a fresh id, not yet verified).
- * Nothing is written.
+ * Nothing is written. A look-alike's link is sent like any other, and refused when followed.
  */
 export async function emailRequestUser(context: RequestContext, provider: EmailConfig, email: string): Promise<User> {
-  const user: AdapterUser = (await adapterOf(context, provider).getUserByEmail(email)) ?? { id: crypto.randomUUID(), email, emailVerified: null }
+  const user: AdapterUser = (await userOfAddress(context, provider, email)).user ?? { id: crypto.randomUUID(), email, emailVerified: null }
   return user as User
 }
 
@@ -94,10 +100,13 @@ async function useStoredToken(context: RequestContext, provider: EmailConfig, em
 /**
  * The user a followed link signs in, as Auth.js finds it: the user with the address (whose
  * `emailVerified` is set now), else a new user. Runs only after the `signIn` callback agreed.
+ * When the store's collation folds the address into another user's, the link proved neither that
+ * user's mailbox nor one a new user could be written for: the sign-in is refused.
  */
 async function emailUser(context: RequestContext, provider: EmailConfig, email: string): Promise<{ user: User; isNewUser: boolean }> {
   const adapter = adapterOf(context, provider)
-  const existing = await adapter.getUserByEmail(email)
+  const { user: existing, lookAlike } = await userOfAddress(context, provider, email)
+  if (lookAlike) throw new AddressCollationError(provider.id)
   if (existing) {
     // The link proves the address: a password set by someone who never proved it goes (pre-hijacking).
     if (await voidUnprovenPassword(adapter, existing)) await revokeSessions(context, existing.id)
@@ -114,13 +123,12 @@ async function emailUser(context: RequestContext, provider: EmailConfig, email: 
 
 /** Consumes the link's token; answers the sign-in, or undefined when the link is not valid. Only a GET may consume it. */
 export async function verifySignInLink(context: RequestContext, provider: EmailConfig & AppProvider): Promise<SignInOutcome | undefined> {
-  const adapter = adapterOf(context, provider)
   const { url } = context
   const token = url.searchParams.get("token")
   const email = normalizeEmail(provider, url.searchParams.get("email"))
   if (!token || !email || !(await useStoredToken(context, provider, email, token))) return undefined
   // Following the link proves the address, so an existing user with it is this user.
-  const user = (await adapter.getUserByEmail(email)) ?? { email, emailVerified: new Date() }
+  const user = (await userOfAddress(context, provider, email)).user ?? { email, emailVerified: new Date() }
   return {
     user,
     account: { provider: provider.id, type: "email", providerAccountId: email },

@@ -1,5 +1,6 @@
 import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
+import { AddressCollationError, userWithAddress } from "./address-match.js"
 import { LINKING_METHODS, withMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "./account-linking.js"
 
 /**
@@ -54,17 +55,22 @@ export interface ResolveSignInResult {
  * - a new account while signed in is linked to the current user;
  * - a new account whose email matches an existing user is refused, unless the provider has
  *   `allowDangerousEmailAccountLinking` (then it is linked to that user);
+ * - a new account whose email the store's collation folds into another user's (`ada@exämple.com`
+ *   for `ada@example.com`) is refused: that user is someone else, and a new one would collide;
  * - otherwise a new user is created and the account linked to it.
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases; {@link index!AdapterError}
+ * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases; `AddressCollationError`
+ * (`ERR_ADDRESS_COLLATION`) for a folded address; {@link index!AdapterError}
  * when linking the account fails in the adapter; {@link index!MissingAdapterMethodError}, before
  * anything is read or written, when the adapter lacks one of the linking methods.
  *
  * @example
  * ```ts
- * import { finishSignIn, memoryAdapter, resolveSignIn } from "latchkey/oauth"
+ * import { memoryAdapter } from "latchkey/adapters"
+ * import { finishSignIn, resolveSignIn } from "latchkey/oauth"
+ * const adapter = memoryAdapter()
  * const signIn = await finishSignIn(github, request, { redirectUri })
  * const { user, isNewUser } = await resolveSignIn(adapter, { ...signIn, provider: github, currentUserId: session?.sub })
  * ```
@@ -87,7 +93,8 @@ export async function resolveSignIn(given: AccountLinkingMethods, params: Resolv
     return { user: current, account: await link(adapter, account, current.id), isNewUser: false, isNewAccount: true }
   }
   const email = params.user.email
-  const sameEmail = email ? await adapter.getUserByEmail(email) : null
+  const { user: sameEmail, lookAlike } = email ? await userWithAddress(adapter, email) : { user: null, lookAlike: null }
+  if (lookAlike) throw new AddressCollationError(provider.id)
   if (sameEmail) {
     if (!provider.allowDangerousEmailAccountLinking) {
       throw new OAuthAccountNotLinkedError(provider.id, "another user has this email; sign in with the provider used before, then link this one.")

@@ -5,13 +5,14 @@
  * address signs in until the link is followed; `GET password/confirm-email`, in a session of that
  * account: anywhere else it asks for a sign-in first). A new address that
  * belongs to another user is answered like any other (its owner is told), and refused when the link
- * is followed.
+ * is followed. One the store's collation folds into another user's address is answered as a free
+ * one (that user is not told: it is not their address), and refused when the link is followed.
  */
 import type { AdapterUser } from "../adapters/adapter.js"
 import { InvalidPasswordHashError, PasswordPolicyError } from "../errors.js"
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, send, siteOf } from "./answers.js"
-import { mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
+import { mailLink, newPasswordHash, replacePassword, userOfAddress, userOfLink, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
 import { tokenUser } from "./tokens.js"
 
@@ -51,14 +52,14 @@ export async function changePassword(route: RouteContext, form: URLSearchParams)
 }
 
 export async function changeEmail(route: RouteContext, form: URLSearchParams): Promise<Response> {
-  const { host, provider, adapter } = route
+  const { host, provider } = route
   const back = await host.safeRedirect(form.get("callbackUrl"))
   const user = await provenUser(route, form.get("password"), back)
   if (user instanceof Response) return user
   const newEmail = addressOf(provider, form.get("newEmail"))
   if (!newEmail || newEmail === addressOf(provider, user.email)) return refuse(host, "InvalidRequest", back)
   const site = siteOf(host)
-  const owner = await adapter.getUserByEmail(newEmail)
+  const { user: owner } = await userOfAddress(route, newEmail)
   if (owner && owner.id !== user.id) await send(host, provider, mails.signUpNotice(newEmail, site))
   else await mailLink(route, "change-email", user, newEmail, form.get("callbackUrl"))
   if (user.email) await send(host, provider, mails.emailChangedNotice(user.email, newEmail, site))
@@ -79,8 +80,12 @@ export async function confirmEmail(route: RouteContext): Promise<Response> {
     return host.go(signIn.href)
   }
   const { email, user } = await userOfLink(route, "change-email", query.get("token"), query.get("email"))
-  const owner = email ? await adapter.getUserByEmail(email) : null
-  if (!user || !email || (owner && owner.id !== user.id)) return refuse(host, "InvalidToken", host.signInUrl)
+  if (!user || !email) return refuse(host, "InvalidToken", host.signInUrl)
+  // A look-alike the store's collation folds into this address holds its row as an owner would:
+  // only the user's own row may take the new spelling.
+  const { user: owner, lookAlike } = await userOfAddress(route, email)
+  const holder = owner ?? lookAlike
+  if (holder && holder.id !== user.id) return refuse(host, "InvalidToken", host.signInUrl)
   const changed = await adapter.updateUser({ id: user.id, email, emailVerified: new Date() })
   await host.fireEvent("updateUser", { user: changed })
   // The browser that follows the link, when it is the user's, shows the new address at once.

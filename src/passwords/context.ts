@@ -4,6 +4,7 @@
  */
 import { withAdapterMethods, type AdapterUser, type AdapterWith } from "../adapters/adapter.js"
 import { PASSWORD_METHODS } from "../adapters/requirements.js"
+import { userWithAddress, type AddressLookup } from "../oauth/address-match.js"
 import type { PasswordHasher } from "./hasher.js"
 import type { PasswordHost, PasswordProvider } from "./host.js"
 import { PasswordPolicyError } from "../errors.js"
@@ -51,6 +52,15 @@ export async function mailLink(route: RouteContext, kind: TokenKind, user: Adapt
   const site = siteOf(host)
   const mail = kind === "verify-email" ? mails.verifyEmail(to, url.href, site) : kind === "reset" ? mails.reset(to, url.href, site) : mails.changeEmail(to, url.href, site)
   await send(host, provider, mail)
+}
+
+/**
+ * The user whose stored address is `email` (normalised as the provider does), and the user a store
+ * whose collation folds addresses answered for it instead (`lookAlike`): never to be mailed about,
+ * signed in or reset as this address's (oauth/address-match.ts).
+ */
+export function userOfAddress({ adapter, provider, host }: RouteContext, email: string): Promise<AddressLookup<AdapterUser>> {
+  return userWithAddress(adapter, email, provider.normalizeIdentifier, host.logger)
 }
 
 /** Whether the user's stored address is `email` (both normalised as the provider does). */

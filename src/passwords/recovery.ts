@@ -9,7 +9,7 @@
 import { voidUnprovenPassword } from "../adapters/hide-password.js"
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, routeUrl } from "./answers.js"
-import { hasAddress, mailLink, newPasswordHash, replacePassword, userOfLink, type RouteContext } from "./context.js"
+import { hasAddress, mailLink, newPasswordHash, replacePassword, userOfAddress, userOfLink, type RouteContext } from "./context.js"
 import { verifyFor } from "./sign-in.js"
 import { madeInBrowser, tokenUser } from "./tokens.js"
 
@@ -58,7 +58,9 @@ async function verifiedBy(route: RouteContext, token: string | null, rawEmail: s
 export async function forgotPassword(route: RouteContext, form: URLSearchParams): Promise<Response> {
   const { host, provider, adapter, hasher } = route
   const email = addressOf(provider, form.get("email"))
-  const user = email ? await adapter.getUserByEmail(email) : null
+  // A look-alike's user (the store's collation folded the address) answers as an unknown address:
+  // its reset link, mailed to the spelling typed, would reach whoever owns that mailbox.
+  const user = email ? (await userOfAddress(route, email)).user : null
   const resettable = user !== null && (provider.allowLinkingToExistingUser || Boolean(await adapter.getUserPassword(user.id)))
   // The same derivation on both paths: without it a known address answered in a mail's time and an
   // unknown one in a derivation's, which is an address check by stopwatch.

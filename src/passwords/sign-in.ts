@@ -8,7 +8,7 @@
 import { InvalidPasswordHashError, PasswordPolicyError } from "../errors.js"
 import type { User } from "../types.js"
 import { addressOf, refuse } from "./answers.js"
-import { mailLink, type RouteContext } from "./context.js"
+import { mailLink, userOfAddress, type RouteContext } from "./context.js"
 import type { PasswordVerification } from "./hasher.js"
 
 /** The hasher's verdict on `password` against `stored` (a dummy verify without one), or "refused". */
@@ -39,7 +39,8 @@ export async function passwordSignIn(route: RouteContext, form: URLSearchParams)
   const { host, provider, adapter } = route
   const email = addressOf(provider, form.get("email"))
   const password = form.get("password") ?? ""
-  const user = email ? await adapter.getUserByEmail(email) : null
+  // A look-alike's user (the store's collation folded the address) is no one's: as an unknown address.
+  const user = email ? (await userOfAddress(route, email)).user : null
   const stored = user ? await adapter.getUserPassword(user.id) : null
   const verdict = await verifyFor(route, password, stored)
   if (!user || verdict === "refused" || !verdict.valid) return refuse(host, "CredentialsSignin", host.signInUrl)

@@ -4,12 +4,13 @@
  * cost the same. A taken address answers exactly as a new one ("check your email"); its owner is
  * mailed a notice instead of a link, or, when the app allows linking and the user has no password
  * yet, a link to set one (nothing joins an existing user until the address is proven). A new user
- * is written with its hash, or not at all: a failed hash write deletes the user again.
+ * is written with its hash, or not at all: a failed hash write deletes the user again. An address
+ * the store's collation folds into another user's answers as a new one, and no user is written.
  */
 import type { AdapterUser } from "../adapters/adapter.js"
 import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, routeUrl, send, siteOf } from "./answers.js"
-import { mailLink, newPasswordHash, type RouteContext } from "./context.js"
+import { mailLink, newPasswordHash, userOfAddress, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
 
 /** Fields a sign-up never takes from the form or the callback. */
@@ -58,8 +59,19 @@ async function mailOwner(route: RouteContext, owner: AdapterUser, email: string)
   await send(route.host, route.provider, mails.signUpNotice(email, siteOf(route.host)))
 }
 
+/**
+ * What a new address gets, for one the store's collation folds into another user's (`lookAlike`):
+ * the other user is not this address's, so its owner is not told about it; and no user can be
+ * written (a unique index under that collation refuses it, and a look-up would answer the other
+ * one). So the verification link names a user who does not exist, and answers as an expired link.
+ */
+async function answerAsNew(route: RouteContext, email: string, callbackUrl: string | null): Promise<Response> {
+  if (route.provider.requireEmailVerification) await mailLink(route, "verify-email", { id: crypto.randomUUID(), email, emailVerified: null }, email, callbackUrl)
+  return route.host.go(checkEmailUrl(route.host, "verify-email"))
+}
+
 export async function passwordSignUp(route: RouteContext, form: URLSearchParams): Promise<Response> {
-  const { host, provider, adapter } = route
+  const { host, provider } = route
   const back = routeUrl(host, "password/sign-up", { callbackUrl: form.get("callbackUrl") })
   if (!provider.allowSignUp) return refuse(host, "SignUpDisabled", back)
   const email = addressOf(provider, form.get("email"))
@@ -70,7 +82,8 @@ export async function passwordSignUp(route: RouteContext, form: URLSearchParams)
   const name = form.get("name")?.trim().slice(0, MAX_FIELD) || undefined
   const extra = provider.signUp ? await provider.signUp({ email, name, fields }) : fields
   if (extra === false) return refuse(host, "AccessDenied", back)
-  const owner = await adapter.getUserByEmail(email)
+  const { user: owner, lookAlike } = await userOfAddress(route, email)
+  if (lookAlike) return answerAsNew(route, email, form.get("callbackUrl"))
   if (owner) {
     await mailOwner(route, owner, email)
     return host.go(checkEmailUrl(host, "verify-email"))
