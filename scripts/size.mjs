@@ -37,7 +37,7 @@ const ENTRIES = [
   // Lowered to 28.5 KB (27.7 measured, plus 3%) when id_token signatures moved from jose to oauth4webapi.
   // Lowered to 28.1 KB (27.3 measured, plus 3%) when the Adapter contract, memoryAdapter and the refresh
   // store left for latchkey/adapters and latchkey/provider-tokens (28.0 KB before).
-  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 28.7 * KB }, // issues 26 and 29: account linking's own interface, discovery errors that name the URL and cause, "did you mean" for provider fields: 28.1 KB, + 2%
+  { name: "latchkey/oauth", code: `export * from "latchkey/oauth"`, budget: 29.3 * KB }, // a fifth outside review: one look-up of a user by address that refuses a collation's fold (address-match.ts), 29.0 KB, + 1%. // issues 26 and 29: account linking's own interface, discovery errors that name the URL and cause, "did you mean" for provider fields: 28.1 KB, + 2%
   // The Adapter contract, withAdapterMethods and memoryAdapter, apart from the sign-in flow: 1.17 KB
   // (1199 bytes) when first measured; budgeted at 1.2 KB, about 3% over.
   // Raised to 1.6 KB (1.5 measured, + 3%) for the session versions of issue 28 (memorySessionVersions, isRevokedToken).
@@ -68,14 +68,14 @@ const ENTRIES = [
   // build's run-time node:crypto probe is 4.7 KB), beside 5.6 KB for better-auth/crypto's hashPassword and
   // verifyPassword measured the same way. Budgeted at the first measure plus 3%.
   // Issue 28: the hashing floor was 4.6 KB; the whole feature (routes, tokens, mails, pages, the sign-in form) is 11.6 KB, + 2%.
-  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 12.5 * KB }, // a fourth outside review (verify-email checks the form's address, sessions end before a new password, a squatter's ways in voided at a reset, a change-of-address link only in its account's session): 12.3 KB, + 1%. The outside review: a verification link opened elsewhere asks for the password (its page and route), 12.1 KB, + 2%
+  { name: "latchkey/passwords", code: `export * from "latchkey/passwords"`, budget: 12.8 * KB }, // a fifth outside review (look-alike addresses answered as unknown): 12.6 KB, + 1%. // a fourth outside review (verify-email checks the form's address, sessions end before a new password, a squatter's ways in voided at a reset, a change-of-address link only in its account's session): 12.3 KB, + 1%. The outside review: a verification link opened elsewhere asks for the password (its page and route), 12.1 KB, + 2%
   // The framework integrations: createAuth under them, plus their own thin layer (next/headers and
   // @sveltejs/kit are the app's, loaded only when an action or auth() runs). First measured at 57.4 and
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59.1 * KB, external: ["next"] }, // a fourth outside review's fixes (see createAuth + GitHub): 58.5 KB, + 1%. The passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 58.6 * KB, external: ["@sveltejs/kit"] }, // a fourth outside review's fixes: 58.0 KB, + 1%. The passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59.8 * KB, external: ["next"] }, // a fourth outside review's fixes (see createAuth + GitHub): 58.5 KB, + 1%. The passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59.3 * KB, external: ["@sveltejs/kit"] }, // a fourth outside review's fixes: 58.0 KB, + 1%. The passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -120,17 +120,22 @@ const ENTRIES = [
   // (about 0.35 KB), unlinkAccount removing a passkey with its account (about 0.3 KB), the rest (the change of
   // address's send limit, the jwt callback's changes kept on a read, credentials shown to signIn) under 0.1 KB
   // each. Budgets at those plus 1% (56.1; 58.9).
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.1 * KB, wholeBudget: 58.9 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Raised, not met: a fifth outside review's fixes, 56.3 KB initial, 59.0 KB whole (@auth/core + 12.7 KB): the
+  // look-up of a user by address that refuses a collation's fold (about 0.4 KB, with its error and warning), the
+  // captcha counted before the account's key, the database session's slide keeping its binding and update()'s
+  // data, the numeric sub's revocation key, the chunked cache copy, the updateAge check (under 0.1 KB each).
+  // Budgets at those plus 1% (56.9; 59.6); next, sveltekit and the production and providerTokens rows likewise.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.9 * KB, wholeBudget: 59.6 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app as a production build makes it: the bundler sets the `production` condition (webpack,
   // Vite, Parcel and Turbopack do; esbuild and wrangler only when told), so `#development` is the stubs
   // (handler/production.ts). 49.7 KB initial, 52.0 KB whole (@auth/core + 5.7 KB) when first measured;
   // budgeted at those plus 2%. The peer is measured with the same conditions. Lowered with the passkey move
   // (issue 26): 52.5 KB initial, 54.8 KB whole, plus 2%. The outside review's fixes (see above): 53.7; 56.0 KB, + 2%.
   // A fourth outside review's fixes (see above): 55.4; 57.7 KB, + 1%.
-  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.0 * KB, wholeBudget: 58.3 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.8 * KB, wholeBudget: 59.0 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 65.0 * KB, wholeBudget: 66.1 * KB }, // a fourth outside review's fixes: 64.3; 65.4 KB, + 1%. The outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 65.8 * KB, wholeBudget: 66.9 * KB }, // a fourth outside review's fixes: 64.3; 65.4 KB, + 1%. The outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
 async function measure(code, external = [], production = false) {
