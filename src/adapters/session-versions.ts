@@ -93,7 +93,7 @@ export function revocationKeyOf(claims: JWT): string | null | undefined {
  * issued. `getToken` has no store, so it cannot tell (it decodes, as Auth.js's does); code that
  * reads tokens with it and must honour revocations asks this after, with the store it passed to
  * `createAuth`. Honours a token without a subject, which names no user; a subject that is neither
- * a string nor a number reads as revoked (see {@link revocationKeyOf}). Asks the store as a JWT
+ * a string nor a number reads as revoked (no revocation could name it). Asks the store as a JWT
  * read does (its local copy, when it keeps one); a store that cannot answer throws.
  *
  * Exported from `latchkey/adapters`.
