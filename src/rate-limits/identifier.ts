@@ -8,13 +8,10 @@
  * @module
  */
 import { backend } from "#crypto-backend"
-import { normalizeEmailAddress } from "../lib/email-address.js"
+import { ASCII, normalizeEmailAddress } from "../lib/email-address.js"
 
 /** Longer than any address (320) or sensible username: the rest cannot change which account is meant. */
 const MAX_IDENTIFIER_LENGTH = 320
-
-/** Only ASCII, which NFKC leaves as it is. */
-const ASCII = /^[\x00-\x7f]*$/
 
 /**
  * One form for every spelling of an identifier: an address by the email rules (`lib/email-address.ts`),

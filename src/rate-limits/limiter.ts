@@ -82,7 +82,8 @@ interface Slot {
 interface RoutePlan {
   slots: Slot[]
   identifier: boolean
-  captcha: boolean
+  /** Behind a captcha: the slots counted before it (the client's) and after it (the account's). */
+  captcha: { before: Slot[]; after: Slot[] } | undefined
 }
 
 /**
@@ -97,7 +98,8 @@ function plansOf(limits: LimitTable, captchaRoutes: readonly RateLimitRoute[]): 
     if (limits.all.client) slots.push({ kind: "client", rule: limits.all.client, prefix: "all:c:" })
     if (client && route !== "all") slots.push({ kind: "client", rule: client, prefix: `${route}:c:` })
     if (identifier) slots.push({ kind: "identifier", rule: identifier, prefix: `${route}:i:` })
-    plans.set(route, { slots, identifier: identifier !== false, captcha: captchaRoutes.includes(route) })
+    const captcha = captchaRoutes.includes(route) ? { before: slots.filter(({ kind }) => kind === "client"), after: slots.filter(({ kind }) => kind === "identifier") } : undefined
+    plans.set(route, { slots, identifier: identifier !== false, captcha })
   }
   return plans
 }
@@ -138,21 +140,21 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
       warnedNoClient = true
       logger.warn("ERR_NO_CLIENT_IP", { message: "no client IP (set trustedProxy): limits count per identifier only" })
     }
-    if (!plan.captcha) return countSlots(host, route, plan.slots, identifierHash)
-    const clients = countSlots(host, route, plan.slots, undefined)
+    const phases = plan.captcha
+    if (phases === undefined) return countSlots(host, route, plan.slots, identifierHash)
+    const clients = countSlots(host, route, phases.before, identifierHash)
     const afterClients = (verdict: RateLimitVerdict): Promise<RateLimitVerdict> | RateLimitVerdict => {
       if (verdict.refused) return verdict
-      return captcha!.verify(host).then((passed) => (passed ? countSlots(host, route, plan.slots, identifierHash, "identifier") : refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`)))
+      return captcha!.verify(host).then((passed) => (passed ? countSlots(host, route, phases.after, identifierHash) : refuse(host, { route, key: "captcha", retryAfter: 0 }, `${route}:${host.clientKey}`)))
     }
     return isPromise(clients) ? clients.then(afterClients) : afterClients(clients)
   }
 
-  /** Counts `slots` (only those of `only`'s kind, when given) under what they key on, and judges the counts. */
-  function countSlots(host: RateLimitHost, route: RateLimitRoute, slots: Slot[], identifierHash: string | undefined, only?: Slot["kind"]): RateLimitVerdict | Promise<RateLimitVerdict> {
+  /** Counts `slots` under what they key on (the client, or the identifier's hash), and judges the counts. */
+  function countSlots(host: RateLimitHost, route: RateLimitRoute, slots: Slot[], identifierHash: string | undefined): RateLimitVerdict | Promise<RateLimitVerdict> {
     const counted: Slot[] = []
     const keys: RateLimitKey[] = []
     for (const slot of slots) {
-      if (only !== undefined && slot.kind !== only) continue
       const part = slot.kind === "client" ? host.clientKey : identifierHash
       if (part === undefined) continue
       counted.push(slot)
