@@ -45,13 +45,21 @@ function settleCaptcha(captcha: CaptchaOptions | undefined): RateLimitPlugIn["ca
     throw new InvalidOptionError("rateLimits.captcha", "rateLimits.captcha needs verify (a function) and routes (limited routes a form posts to: not all, email-callback nor passkey).")
   }
   const { verify, routes, field = "captchaToken" } = captcha
+  // One answer per request: a change of address counts under two routes, and the services accept a
+  // token once, so asking again would refuse the person who solved it.
+  const answers = new WeakMap<Request, Promise<boolean>>()
+  const check = (request: CaptchaRequest): Promise<boolean> => {
+    const token = request.field(field)
+    if (typeof token !== "string" || token === "") return Promise.resolve(false)
+    // A verifier that throws before its promise (not an async function) fails the check too.
+    return new Promise<unknown>((resolve) => resolve(verify(token, { clientIp: request.clientKey, request: request.request }))).then((passed) => passed === true, () => false)
+  }
   return {
     routes: [...routes],
     verify(request: CaptchaRequest) {
-      const token = request.field(field)
-      if (typeof token !== "string" || token === "") return Promise.resolve(false)
-      // A verifier that throws before its promise (not an async function) fails the check too.
-      return new Promise<unknown>((resolve) => resolve(verify(token, { clientIp: request.clientKey, request: request.request }))).then((passed) => passed === true, () => false)
+      let answer = answers.get(request.request)
+      if (answer === undefined) answers.set(request.request, (answer = check(request)))
+      return answer
     },
   }
 }

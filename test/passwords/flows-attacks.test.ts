@@ -160,6 +160,21 @@ describe.each(["jwt", "database"] as const)("password attacks with %s sessions",
     }
   })
 
+  it("a change of address behind a captcha on both its routes asks the service once: single-use tokens still pass", async () => {
+    // Turnstile, hCaptcha and reCAPTCHA accept a token once; a second siteverify of it fails.
+    const spent = new Set<string>()
+    const verify = async (token: string) => token.startsWith("human-") && !spent.has(token) && spent.add(token).size > 0
+    const app = passwordApp({ strategy, provider: { requireEmailVerification: false }, config: { rateLimits: rateLimits({ captcha: { routes: ["password-change", "password-change-email"], verify } }) } })
+    const ada = await signedUpUser(app, "ada@example.com")
+    const moved = await ada.post("/auth/password/change-email", { newEmail: "ada@example.org", password: GOOD, captchaToken: "human-1" }, { script: true })
+    expect(moved.status).toBe(200)
+    expect(spent).toEqual(new Set(["human-1"]))
+    // The token is spent: the same one again is refused at the first route's check.
+    const again = await ada.post("/auth/password/change-email", { newEmail: "ada@example.net", password: GOOD, captchaToken: "human-1" }, { script: true })
+    expect(again.status).toBe(403)
+    expect(await again.json()).toEqual({ error: "CaptchaFailed" })
+  })
+
   it("never hands a user's password column to callbacks, events, sessions or the client", async () => {
     // An adapter that reads users with `select *`, as @auth/pg-adapter does.
     const base = memoryAdapter()
