@@ -441,6 +441,34 @@ export class OAuthAccountNotLinkedError extends LatchkeyError {
   }
 }
 
+/** What the fold is and its cure (a binary collation), said wherever it is reported, naming no address. */
+export const ADDRESS_FOLDED = "the database's collation took an email address for another user's (see docs/databases.md, Email addresses and collations)"
+
+/**
+ * A sign-in that joins a user by address (an emailed link, or an OAuth account linked by email)
+ * was refused: the store answered a user whose address is a different one its collation folds
+ * into the one signed in with (`ada@exämple.com` for `ada@example.com`). Joining would hand that
+ * user to someone who proved another mailbox, and creating a user would collide with it in a
+ * unique index under the same collation. The message names neither address.
+ *
+ * @example
+ * ```ts
+ * import { AddressCollationError } from "latchkey"
+ * // resolveSignIn(adapter, ...) on MariaDB's default collation, for ada@example.com while the
+ * // user ada@exämple.com exists, rejects with this error
+ * const folded = (error: unknown) => error instanceof AddressCollationError
+ * ```
+ */
+export class AddressCollationError extends LatchkeyError {
+  override readonly code = "ERR_ADDRESS_COLLATION"
+  readonly provider: string
+
+  constructor(provider: string) {
+    super(`Provider "${provider}": sign-in refused: ${ADDRESS_FOLDED}.`)
+    this.provider = provider
+  }
+}
+
 /**
  * An adapter method failed during a sign-in; `method` names it, such as `linkAccount`. `cause`
  * keeps only the adapter error's name and `code`: database clients quote the values they were given
@@ -885,8 +913,7 @@ export type KnownLatchkeyError =
   | PasswordPolicyError
   | InvalidPasswordHashError
   | PasswordKdfUnavailableError
-  | WeakSecretError
-  | NotAWebRequestError
+  | AddressCollationError
 
 /**
  * Every stable error code.

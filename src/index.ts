@@ -25,6 +25,7 @@ export {
   RefreshNotSupportedError,
   RevocationNotSupportedError,
   OAuthAccountNotLinkedError,
+  AddressCollationError,
   AdapterError,
   MissingAdapterMethodError,
   LastSignInMethodError,

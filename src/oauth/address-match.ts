@@ -8,37 +8,9 @@
  *
  * @module
  */
-import { LatchkeyError } from "../errors.js"
+import { ADDRESS_FOLDED } from "../errors.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import type { Awaitable, LoggerInstance } from "../types.js"
-
-/** What the fold is and its cure (a binary collation), said wherever it is reported, naming no address. */
-const FOLDED = "the database's collation took an email address for another user's (see docs/databases.md, Email addresses and collations)"
-
-/**
- * A sign-in that joins a user by address (an emailed link, or an OAuth account linked by email)
- * was refused: the store answered a user whose address is a different one its collation folds
- * into the one signed in with (`ada@exämple.com` for `ada@example.com`). Joining would hand that
- * user to someone who proved another mailbox, and creating a user would collide with it in a
- * unique index under the same collation. The message names neither address.
- *
- * @example
- * ```ts
- * import { LatchkeyError } from "latchkey"
- * // resolveSignIn(adapter, ...) on MariaDB's default collation, for ada@example.com while the
- * // user ada@exämple.com exists, rejects with this error
- * const folded = (error: unknown) => error instanceof LatchkeyError && error.code === "ERR_ADDRESS_COLLATION"
- * ```
- */
-export class AddressCollationError extends LatchkeyError {
-  override readonly code = "ERR_ADDRESS_COLLATION"
-  readonly provider: string
-
-  constructor(provider: string) {
-    super(`Provider "${provider}": sign-in refused: ${FOLDED}.`)
-    this.provider = provider
-  }
-}
 
 /** What {@link userWithAddress} found. */
 export interface AddressLookup<U> {
@@ -58,7 +30,7 @@ function warnOnce(logger: Pick<Required<LoggerInstance>, "warn">): void {
   if (warned.has(logger)) return
   warned.add(logger)
   // The refusal's code: one search of the log finds both.
-  logger.warn("ERR_ADDRESS_COLLATION", { message: FOLDED })
+  logger.warn("ERR_ADDRESS_COLLATION", { message: ADDRESS_FOLDED })
 }
 
 /** Whether two addresses are one by latchkey's rules; an address the rules refuse matches only itself. */

@@ -1,6 +1,6 @@
-import { AdapterError, OAuthAccountNotLinkedError } from "../errors.js"
+import { AdapterError, AddressCollationError, OAuthAccountNotLinkedError } from "../errors.js"
 import type { Account, Profile, User } from "../types.js"
-import { AddressCollationError, userWithAddress } from "./address-match.js"
+import { userWithAddress } from "./address-match.js"
 import { LINKING_METHODS, withMethods, type AccountLinkingMethods, type AdapterAccount, type AdapterUser } from "./account-linking.js"
 
 /**
@@ -61,8 +61,8 @@ export interface ResolveSignInResult {
  *
  * Exported from `latchkey/oauth`.
  *
- * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases; `AddressCollationError`
- * (`ERR_ADDRESS_COLLATION`) for a folded address; {@link index!AdapterError}
+ * @throws {@link index!OAuthAccountNotLinkedError} in the two refused cases; {@link index!AddressCollationError}
+ * for a folded address; {@link index!AdapterError}
  * when linking the account fails in the adapter; {@link index!MissingAdapterMethodError}, before
  * anything is read or written, when the adapter lacks one of the linking methods.
  *
