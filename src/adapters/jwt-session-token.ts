@@ -43,8 +43,8 @@ const NO_TOKENS: KeptTokens = { claim: undefined }
 /** The claims a new session starts with: `{ name, email, picture, sub }`. */
 export function defaultClaims(user: User): JWT {
   const claims: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
-  // As a string, as Auth.js writes it: adapters on SERIAL ids (@auth/pg-adapter) hand back numbers,
-  // and a session with a numeric `sub` confirms no lasting change (see confirmedUser in jwt-sessions.ts).
+  // As a string, as Auth.js writes it: adapters on SERIAL ids (@auth/pg-adapter) hand back numbers.
+  // An app's jwt callback may still write the number (revocationKeyOf reads both alike).
   if (user.id !== undefined && user.id !== null) claims.sub = String(user.id)
   return claims
 }

@@ -113,14 +113,16 @@ export const jwtSessions: SessionStore = {
   async confirmedUser(context) {
     // No row: the session's own cookie is the session, as long as it is this browser's.
     const claims = await decodeSessionCookie(context)
-    if (typeof claims?.sub !== "string") return null
+    // The user a revocation names: a numeric `sub` (SERIAL ids) confirms as its decimal string, as it is revoked.
+    const userId = claims ? revocationKeyOf(claims) : undefined
+    if (!claims || typeof userId !== "string") return null
     if (!(await isThisBrowsers(context, claims))) return notThisBrowsers(context)
     // Asked of the shared store, not a cached copy: a change that lasts is never made for a revoked session.
     if (!(await isConfirmedVersion(context, claims))) return null
     // The app's jwt callback can end a session too (Auth.js's way: it answers null), and every read
     // honours that; a change that lasts must not be looser than a read.
     const shaped = await applyJwtCallback(context, { token: claims, trigger: "session" })
-    return shaped && shaped.sub === claims.sub ? { userId: claims.sub } : null
+    return shaped && revocationKeyOf(shaped) === userId ? { userId } : null
   },
   async refreshUser(context, user) {
     const read = await readFreshClaims(context)

@@ -60,6 +60,15 @@ describe("a JWT session whose jwt callback wrote a numeric sub", () => {
     expect(await authOf(site, browser)).toBeNull()
   })
 
+  it("confirms its user for a change that lasts, as it would with the id as a string", async () => {
+    // "Sign out everywhere" from the user's own request reads the session against its source of truth.
+    const { site } = siteWithSubject(42)
+    const browser = await signIn(site)
+    const cookie = Object.entries(jarOf(browser)).map(([name, value]) => `${name}=${value}`).join("; ")
+    await site.revokeSessions(new Request(`${ORIGIN}/settings`, { headers: { cookie } }))
+    expect(await authOf(site, browser)).toBeNull()
+  })
+
   it("leaves a session signed in after the revocation alive: the new token carries the user's current version", async () => {
     const { site } = siteWithSubject(42)
     await site.revokeSessions("42")
