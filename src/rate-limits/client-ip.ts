@@ -79,14 +79,17 @@ function zeros(parts: string[], from: number, to: number): boolean {
 
 /**
  * Whether an IPv6 address is an IPv4 client in IPv6's clothes, its last 32 bits the IPv4 address:
- * IPv4-mapped (`::ffff:0:0/96`), NAT64's well-known prefix (`64:ff9b::/96`, RFC 6052), or
- * IPv4-compatible (`::/96`, but not `::` nor `::1`). Keyed by the /64, every IPv4 client behind
- * one NAT64 gateway would share one count, and one abuser would lock all of them out.
+ * IPv4-mapped (`::ffff:0:0/96`), SIIT's IPv4-translated (`::ffff:0:0:0/96`), NAT64's well-known
+ * prefix (`64:ff9b::/96`, RFC 6052) and the /96 of its local-use prefix (`64:ff9b:1::/96`, RFC 8215),
+ * or IPv4-compatible (`::/96`, but not `::` nor `::1`). Keyed by the /64, every IPv4 client behind
+ * one NAT64 gateway would share one count, and one abuser would lock all of them out. A NAT64
+ * prefix of an operator's own cannot be told from its other addresses, and is keyed by its /64.
  */
 function embedsIpv4(parts: string[]): boolean {
-  if (parts[0] === "64" && parts[1] === "ff9b") return zeros(parts, 2, 6)
-  if (!zeros(parts, 0, 5)) return false
-  return parts[5] === "ffff" || (parts[5] === "0" && !(parts[6] === "0" && (parts[7] === "0" || parts[7] === "1")))
+  if (parts[0] === "64" && parts[1] === "ff9b") return (parts[2] === "0" || parts[2] === "1") && zeros(parts, 3, 6)
+  if (!zeros(parts, 0, 4)) return false
+  if (parts[4] === "ffff") return parts[5] === "0"
+  return parts[4] === "0" && (parts[5] === "ffff" || (parts[5] === "0" && !(parts[6] === "0" && (parts[7] === "0" || parts[7] === "1"))))
 }
 
 /**

@@ -36,7 +36,16 @@ describe("client keys", () => {
     expect(clientKeyOf("::")).toBe("0:0:0:0::/64")
     expect(clientKeyOf("::1")).toBe("0:0:0:0::/64")
     expect(clientKeyOf("64:ff9b::1:198.51.100.1")).toBe("64:ff9b:0:0::/64")
-    expect(clientKeyOf("64:ff9b:1::198.51.100.1")).toBe("64:ff9b:1:0::/64")
+  })
+
+  it("keys NAT64's local-use /96 (RFC 8215) and SIIT's IPv4-translated form (::ffff:0:0:0/96) as their IPv4 client", () => {
+    // A carrier's own NAT64 under 64:ff9b:1::/48, with the /96 every NAT64 gateway offers by default.
+    expect(clientKeyOf("64:ff9b:1::198.51.100.1")).toBe("198.51.100.1")
+    expect(clientKeyOf("64:ff9b:1:0:0:0:cb00:7163")).toBe("203.0.113.99")
+    expect(clientKeyOf("::ffff:0:198.51.100.9")).toBe("198.51.100.9")
+    // Other addresses in the local-use /48 (a longer prefix, a host of the operator's) are not IPv4 clients.
+    expect(clientKeyOf("64:ff9b:1:2::c633:6401")).toBe("64:ff9b:1:2::/64")
+    expect(clientKeyOf("64:ff9b:1::1:198.51.100.1")).toBe("64:ff9b:1:0::/64")
   })
 
   it("keys every IPv4 part, written any way, as its number: the one-test shortcut for canonical forms agrees", () => {
