@@ -14,7 +14,7 @@ import type { User } from "../types.js"
 import { addressOf, checkEmailUrl, refuse, send, siteOf } from "./answers.js"
 import { mailLink, newPasswordHash, replacePassword, userOfAddress, userOfLink, type RouteContext } from "./context.js"
 import { mails } from "./mail.js"
-import { tokenUser } from "./tokens.js"
+import { endTokens, tokenUser } from "./tokens.js"
 
 const YES = new Set(["true", "1", "on", "yes"])
 
@@ -87,6 +87,9 @@ export async function confirmEmail(route: RouteContext): Promise<Response> {
   const holder = owner ?? lookAlike
   if (holder && holder.id !== user.id) return refuse(host, "InvalidToken", host.signInUrl)
   const changed = await adapter.updateUser({ id: user.id, email, emailVerified: new Date() })
+  // A reset link mailed to the old address stays in that mailbox: it must not work again if the
+  // account ever comes back to the address within the link's hour.
+  await endTokens(adapter, "reset", user.id)
   await host.fireEvent("updateUser", { user: changed })
   // The browser that follows the link, when it is the user's, shows the new address at once.
   return host.go(await host.safeRedirect(query.get("callbackUrl")), await host.refreshSession(changed))
