@@ -146,7 +146,9 @@ export async function readDatabaseSession(context: SessionContext, slide: boolea
     }
     // Before the slide, which it would be due for: an Auth.js row in its last minute has moved (see moved()).
     const inGrace = !sessionToken.includes(".") && session.expires.getTime() - Date.now() <= MOVED_GRACE_MS
-    if (inGrace) return await afterMove(context, { sessionToken, session, user }, slide)
+    // The grace is for reads in flight. A change that lasts is made only as this browser's live
+    // successor: not after a sign-out with the new cookie, nor with a copy of the old one elsewhere.
+    if (inGrace) return confirmed ? await movedTo(context, { sessionToken, session, user }) : await afterMove(context, { sessionToken, session, user }, slide)
     // As Auth.js: the row was last extended at expires - maxAge; extend once updateAge has passed.
     const lastExtended = session.expires.getTime() - context.sessionMaxAge * 1000
     if (!slide || lastExtended + context.updateAge * 1000 > Date.now()) {
@@ -232,7 +234,8 @@ async function successorRow(context: SessionContext, row: AdapterSession): Promi
  * successor gives the same cookies the move gave (its answer may have been lost: an aborted
  * fetch); otherwise the old row answers as it is, with no cookie, so nothing clears or overwrites
  * the one the browser holds or is about to hold. After a sign-out with the new cookie the old row
- * still answers so, until it ends within the grace: only the new token is known there. A row
+ * still answers reads so, until it ends within the grace: only the new token is known there (a
+ * change that lasts asks for the successor instead: readDatabaseSession's `confirmed`). A row
  * Auth.js left idle into its last minute lands here too: it answers, then ends, unslid.
  */
 async function afterMove(context: SessionContext, found: FoundRow, slide: boolean): Promise<DatabaseSession> {

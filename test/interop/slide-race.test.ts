@@ -277,6 +277,30 @@ function slideRace(label: string, store: () => Promise<AdapterStore>, options: {
         }
       }), timeout)
 
+    // The grace is for reads in flight. A change that lasts (here "sign out everywhere" from the
+    // request's own session) confirms the session against its row: the old cookie confirms only
+    // while this browser's successor row lives, never after a sign-out, never from another browser.
+    it.skipIf(!revocable)("within the grace the old cookie confirms a change only as this browser's live successor", () =>
+      withSite(async (site) => {
+        const before = await site.signInWithAuthjs()
+        const slid = await site.read(before)
+        const request = (cookies: Cookies) => new Request(`${ORIGIN}/settings`, { headers: { cookie: cookieHeader(cookies) } })
+        // A copy of the old cookie alone, in a browser that never held the session.
+        const stolen = new Map([[COOKIE, before.get(COOKIE)!]])
+        await expect(site.latchkey.revokeSessions(request(stolen))).rejects.toMatchObject({ code: "ERR_SESSION_REQUIRED" })
+        site.browser.acceptCookies(ORIGIN, slid.setCookies)
+        await site.signOut()
+        await expect(site.latchkey.revokeSessions(request(before))).rejects.toMatchObject({ code: "ERR_SESSION_REQUIRED" })
+      }), timeout)
+
+    it.skipIf(!revocable)("within the grace a change in flight with the old cookie, in the browser that moved, still confirms", () =>
+      withSite(async (site) => {
+        const before = await site.signInWithAuthjs()
+        const slid = await site.read(before)
+        await site.latchkey.revokeSessions(new Request(`${ORIGIN}/settings`, { headers: { cookie: cookieHeader(before) } }))
+        expect((await site.read(rowOnly(jarAfter(before, slid)))).body).toBeNull()
+      }), timeout)
+
     // The outside review's race: the move read the Auth.js row, then "sign out everywhere" deleted
     // every row of the user, then the move wrote its successor. It must not outlive the revocation.
     it.skipIf(!revocable)("revoking the user's sessions while a move is under way leaves no session", () =>
