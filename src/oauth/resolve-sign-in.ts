@@ -54,7 +54,8 @@ export interface ResolveSignInResult {
  * - a known account that belongs to a different signed-in user is refused;
  * - a new account while signed in is linked to the current user;
  * - a new account whose email matches an existing user is refused, unless the provider has
- *   `allowDangerousEmailAccountLinking` (then it is linked to that user);
+ *   `allowDangerousEmailAccountLinking` (then it is linked to that user) and the profile does not
+ *   say `email_verified: false`;
  * - a new account whose email the store's collation folds into another user's (`ada@exämple.com`
  *   for `ada@example.com`) is refused: that user is someone else, and a new one would collide;
  * - otherwise a new user is created and the account linked to it.
@@ -98,6 +99,10 @@ export async function resolveSignIn(given: AccountLinkingMethods, params: Resolv
   if (sameEmail) {
     if (!provider.allowDangerousEmailAccountLinking) {
       throw new OAuthAccountNotLinkedError(provider.id, "another user has this email; sign in with the provider used before, then link this one.")
+    }
+    // Linking by address trusts the provider to have proven it; one that says it has not is not trusted for it.
+    if (params.profile?.email_verified === false) {
+      throw new OAuthAccountNotLinkedError(provider.id, "another user has this email, and the provider says it has not verified it.")
     }
     return { user: sameEmail, account: await link(adapter, account, sameEmail.id), isNewUser: false, isNewAccount: true }
   }

@@ -10,11 +10,13 @@ import { csrfOf, ORIGIN, post, secureApp, sessionOf } from "../security/support.
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 
 const ADA = { sub: "ada-sub", email: "ada@example.com", name: "Ada" }
+/** An account at the same provider whose address it has not verified: anyone can type Ada's. */
+const UNVERIFIED = { sub: "eve-sub", email: "ada@example.com", name: "Eve", email_verified: false }
 let idp: OidcServer
 
 beforeAll(async () => {
   const client = (id: string) => ({ client_id: id, client_secret: `${id}-secret`, redirect_uris: [`${ORIGIN}/auth/callback/${id}`], grant_types: ["authorization_code"] })
-  idp = await startOidcServer({ accounts: [ADA], clients: [client("corp"), client("partner")] })
+  idp = await startOidcServer({ accounts: [ADA, UNVERIFIED], clients: [client("corp"), client("partner")] })
 })
 afterAll(() => idp.close())
 
@@ -31,9 +33,9 @@ const provider = (id: string, extra: Partial<OIDCConfig> = {}): OIDCConfig => ({
 })
 
 /** Signs in with `providerId` in a fresh browser; answers where the flow ended and the session. */
-async function signInWith(site: ReturnType<typeof secureApp>, providerId: string) {
+async function signInWith(site: ReturnType<typeof secureApp>, providerId: string, as = ADA.sub) {
   const browser = site.browser()
-  idp.signInAs(ADA.sub)
+  idp.signInAs(as)
   const { url } = await post(browser, `/auth/signin/${providerId}`, { csrfToken: await csrfOf(browser) })
   return { url, session: await sessionOf(browser) }
 }
@@ -58,5 +60,25 @@ describe("allowDangerousEmailAccountLinking, by default", () => {
     expect(second.session?.user.email).toBe(ADA.email)
     expect([...adapter.accounts.values()].map((account) => account.provider).sort()).toEqual(["corp", "partner"])
     expect(new Set([...adapter.accounts.values()].map((account) => account.userId)).size).toBe(1)
+  })
+})
+
+describe("allowDangerousEmailAccountLinking, when the provider says the address is not verified", () => {
+  // Linking by address trusts the provider to have proven it; `email_verified: false` says it has not.
+  // Linking anyway would hand Ada's account to whoever typed her address at the provider.
+  it("does not link: OAuthAccountNotLinked, and no account row joins Ada's user", async () => {
+    const adapter = memoryAdapter()
+    const site = secureApp({ providers: [provider("corp"), provider("partner", { allowDangerousEmailAccountLinking: true })], adapter })
+    expect((await signInWith(site, "corp")).session?.user.email).toBe(ADA.email)
+    const eve = await signInWith(site, "partner", UNVERIFIED.sub)
+    expect(eve.url.searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    expect(eve.session).toBeNull()
+    expect([...adapter.accounts.values()].map((account) => account.provider)).toEqual(["corp"])
+  })
+
+  it("still signs a new user up with it: only joining an existing user needs the proof", async () => {
+    const adapter = memoryAdapter()
+    const site = secureApp({ providers: [provider("partner", { allowDangerousEmailAccountLinking: true })], adapter })
+    expect((await signInWith(site, "partner", UNVERIFIED.sub)).session?.user.email).toBe(ADA.email)
   })
 })

@@ -12,6 +12,8 @@ export interface TestAccount {
   email?: string
   name?: string
   picture?: string
+  /** What the provider says of the address; true by default when there is one. */
+  email_verified?: boolean
 }
 
 export interface OidcServerOptions {
@@ -58,7 +60,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     findAccount: async (_ctx, sub) => {
       const account = accounts.get(sub)
       if (!account) return undefined
-      return { accountId: sub, claims: async () => ({ ...account, email_verified: account.email ? true : undefined }) }
+      return { accountId: sub, claims: async () => ({ ...account, email_verified: account.email ? (account.email_verified ?? true) : undefined }) }
     },
     ...options.configuration,
   }
