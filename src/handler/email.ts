@@ -93,7 +93,10 @@ async function useStoredToken(context: RequestContext, provider: EmailConfig, em
   const adapter = adapterOf(context, provider)
   for (const hashed of await storedTokenCandidates(token, linkSecrets(context, provider))) {
     const stored = await adapter.useVerificationToken({ identifier: email, token: hashed })
-    if (stored) return stored.expires.getTime() < Date.now() ? undefined : stored
+    // The token's hash does not cover the address (Auth.js's format), and a collation that folds
+    // finds a look-alike's row for it: a link mailed to ada@exämple.com, edited to name
+    // ada@example.com, must not sign in as her. Only the row of the very address proves it.
+    if (stored) return stored.expires.getTime() < Date.now() || stored.identifier !== email ? undefined : stored
   }
   return undefined
 }
