@@ -58,6 +58,9 @@ const QUIRKS: Record<string, Quirks> = {
   "kysely-pg": { ...CONTRACT, ignoresGivenUserId: true, updateMissingSession: "throws" },
   // MariaDB's default collation (utf8mb4_general_ci) compares emails case-insensitively.
   "kysely-mariadb": { ...CONTRACT, ignoresGivenUserId: true, updateMissingSession: "throws", emailMatchIgnoresCase: true },
+  // The same adapter on the tables `latchkey schema` writes (test/cli/schema-contract.test.ts): their
+  // `email` is utf8mb4_bin, so it compares exactly, as the contract asks.
+  "kysely-mariadb (latchkey schema)": { ...CONTRACT, ignoresGivenUserId: true, updateMissingSession: "throws" },
   // @auth/unstorage-adapter 2.11: one "by user id" key per kind, so deleteUser forgets all but the last account.
   "unstorage-redis": {
     ...CONTRACT,

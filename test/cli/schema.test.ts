@@ -114,7 +114,7 @@ describe("latchkey schema: outputs", () => {
     }
     const mysql = host()
     expect(await run(mysql, "schema", "--with", "email", "--dialect", "mysql")).toBe(0)
-    expect(mysql.out.join("\n")).toMatch(/CREATE TABLE `verificationToken` \(\n  `identifier` varchar\(255\) NOT NULL/)
+    expect(mysql.out.join("\n")).toMatch(/CREATE TABLE `verificationToken` \(\n  `identifier` varchar\(255\) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL/)
   })
 
   it("--out writes every dialect, the Prisma schema and the Drizzle file", async () => {

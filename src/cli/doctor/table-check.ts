@@ -1,17 +1,19 @@
 /**
  * The adapter's tables and columns, read from the database at `--database-url` (or
  * `DATABASE_URL`) and compared with the schema `latchkey schema` would write for the
- * configuration: the same model, the same plan, so doctor and `migrate` cannot disagree.
+ * configuration: the same model, the same plan, so doctor and `migrate` cannot disagree. An
+ * address column whose collation folds (MySQL's default, on tables latchkey did not create) is a
+ * problem of its own, fixed by the `ALTER TABLE … MODIFY` the plan writes for it.
  */
 import { LatchkeyError } from "../../errors.js"
 import { openDatabase } from "../schema/drivers/open.js"
-import type { PackageLoader } from "../schema/drivers/database.js"
+import type { ExistingTables, PackageLoader } from "../schema/drivers/database.js"
 import { adapterOfDependencies } from "../app-package.js"
 import { featuresOfConfig, NO_FEATURES, withFeatures } from "../schema/features.js"
 import { guessFlavour } from "../schema/flavour-guess.js"
 import { isFlavourId, type FlavourId } from "../schema/flavours.js"
 import { physicalSchema } from "../schema/physical.js"
-import { isEmptyPlan, planChanges } from "../schema/plan.js"
+import { describeFolding, isEmptyPlan, planChanges, type SchemaPlan } from "../schema/plan.js"
 import type { DoctorContext } from "./context.js"
 import type { DoctorReport } from "./report.js"
 
@@ -27,7 +29,7 @@ export async function checkTables(context: DoctorContext, report: DoctorReport, 
   if (!isFlavourId(adapter)) return report.problem(`--adapter ${adapter} is not one latchkey knows.`, "use --adapter drizzle, kysely or pg.")
   const configured = context.config ? featuresOfConfig(context.config) : NO_FEATURES
   const features = context.options.with !== undefined ? withFeatures(configured, context.options.with) : configured
-  let existing: Map<string, Set<string>>
+  let existing: ExistingTables
   let dialect
   try {
     const database = await openDatabase(url, load)
@@ -41,10 +43,19 @@ export async function checkTables(context: DoctorContext, report: DoctorReport, 
     const code = failure instanceof LatchkeyError ? failure.code : (failure as { code?: string }).code
     return report.problem(`The database could not be read: ${code ?? ""} ${(failure as Error).message}`.trim(), "check --database-url (or DATABASE_URL) and that the database is running.")
   }
-  const plan = planChanges(physicalSchema(adapter as FlavourId, dialect, features), existing)
-  if (isEmptyPlan(plan)) return report.pass(`The database has every table and column the ${adapter} adapter reads.`)
-  const missing = [...plan.createTables.map((table) => `table ${table.name}`), ...plan.addColumns.map(({ table, column }) => `column ${table}.${column.name}`)]
-  report.problem(`The database lacks ${missing.join(", ")}.`, `run \`npx latchkey migrate <database-url> --adapter ${adapter}\` to create ${missing.length === 1 ? "it" : "them"}.`)
+  reportPlan(report, planChanges(physicalSchema(adapter as FlavourId, dialect, features), existing), adapter)
+}
+
+/** The plan's missing tables and columns as one finding, and each address column whose collation folds as one more. */
+function reportPlan(report: DoctorReport, plan: SchemaPlan, adapter: string): void {
+  if (isEmptyPlan(plan)) {
+    report.pass(`The database has every table and column the ${adapter} adapter reads.`)
+  } else {
+    const missing = [...plan.createTables.map((table) => `table ${table.name}`), ...plan.addColumns.map(({ table, column }) => `column ${table}.${column.name}`)]
+    report.problem(`The database lacks ${missing.join(", ")}.`, `run \`npx latchkey migrate <database-url> --adapter ${adapter}\` to create ${missing.length === 1 ? "it" : "them"}.`)
+  }
+  // migrate alters no existing column, so the fix is the statement itself (its names in backquotes, so unquoted here).
+  for (const folding of plan.foldingColumns) report.problem(describeFolding(folding), `run ${folding.fix};`)
 }
 
 /**

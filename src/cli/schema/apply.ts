@@ -1,7 +1,8 @@
 /**
  * `--apply`: connects with the app's driver, reads which tables and columns exist, shows what
  * will be created or added, asks (or takes `--yes`), and applies the plan, as one transaction where
- * the database allows. A second run finds nothing to do and says so.
+ * the database allows. A second run finds nothing to do and says so. An address column whose
+ * collation folds is warned of, with the statement that fixes it, and left as it is.
  */
 import type { CliIO } from "../io.js"
 import { checkAdapterFits } from "./fits.js"
@@ -11,7 +12,7 @@ import { FLAVOURS } from "./flavours.js"
 import type { SchemaFeatures } from "./model.js"
 import type { SchemaOptions } from "./options.js"
 import { physicalSchema } from "./physical.js"
-import { describePlan, isEmptyPlan, planChanges, planStatements } from "./plan.js"
+import { describeFolding, describePlan, isEmptyPlan, planChanges, planStatements } from "./plan.js"
 import { SchemaOptionError } from "../errors.js"
 
 /** Applies the schema of `features` to `options.apply`; answers the exit code. */
@@ -24,6 +25,8 @@ export async function applySchema(io: CliIO, options: SchemaOptions, features: S
     checkAdapterFits({ ...options, format: "sql" }, features, database.dialect)
     const schema = physicalSchema(options.adapter, database.dialect, features)
     const plan = planChanges(schema, await database.readColumns(schema.tables.map((table) => table.name)))
+    // Altering a column the app already has is its own decision: the statement is printed, not run.
+    for (const folding of plan.foldingColumns) io.err(`Warning: ${describeFolding(folding)} latchkey alters no existing column; fix it with: ${folding.fix};`)
     if (isEmptyPlan(plan)) {
       io.out(`${database.label} already has every table and column ${FLAVOURS[options.adapter].adapterPackage} needs here: nothing to do.`)
       return 0

@@ -2,7 +2,9 @@
  * A Drizzle ORM schema file (TypeScript) for the model's tables, declared as
  * `@auth/drizzle-adapter` declares its defaults (lib/pg.ts, lib/mysql.ts, lib/sqlite.ts): the same
  * table and column names and the same column modes, so the file can be handed to `DrizzleAdapter`
- * and to drizzle-kit, and matches the SQL of the `drizzle` flavour column for column.
+ * and to drizzle-kit, and matches the SQL of the `drizzle` flavour column for column. On MySQL
+ * the SQL also gives the address columns a binary collation, which Drizzle's `varchar` cannot
+ * declare: tables pushed from this file keep the server's default, and `latchkey doctor` names them.
  */
 import type { Dialect } from "./flavours.js"
 import { tablesFor, type ColumnModel, type SchemaFeatures, type TableId, type TableModel } from "./model.js"

@@ -31,6 +31,12 @@ export interface ColumnModel {
   kind: ColumnKind
   nullable: boolean
   unique?: boolean
+  /**
+   * Holds an email address (alone or inside a key) that the adapter looks up by equality: it must
+   * match that address only, never a look-alike a database's collation folds into it
+   * (`ada@exämple.com` for `ada@example.com`). Physical schemas compare such columns exactly.
+   */
+  address?: boolean
 }
 
 /** The logical tables; a flavour names each one (`users`, `User`, `user`). */
@@ -59,10 +65,11 @@ export interface SchemaFeatures {
 }
 
 const column = (name: string, kind: ColumnKind, nullable = false, unique = false): ColumnModel => ({ name, kind, nullable, ...(unique ? { unique } : {}) })
+const address = (base: ColumnModel): ColumnModel => ({ ...base, address: true })
 
 const USER: TableModel = {
   id: "user",
-  columns: [column("id", "userId"), column("name", "text", true), column("email", "key", true, true), column("emailVerified", "date", true), column("image", "text", true)],
+  columns: [column("id", "userId"), column("name", "text", true), address(column("email", "key", true, true)), column("emailVerified", "date", true), column("image", "text", true)],
   primaryKey: ["id"],
 }
 
@@ -90,9 +97,17 @@ const SESSION: TableModel = {
   primaryKey: ["sessionToken"],
 }
 
+/**
+ * The identifier is an address too (a magic link's, or `latchkey-password:<kind>:<user>:<address>`).
+ * The adapters find a token by `identifier = ? AND token = ?`, and the token's hash does not bind
+ * the address: under a folding collation, a link mailed to `ada@exämple.com`, followed with
+ * `email=ada@example.com`, would be used up as that address's. The token is a keyed hash the
+ * handler computes: a fold could match another row's only by a hash collision, so it keeps the
+ * default.
+ */
 const VERIFICATION_TOKEN: TableModel = {
   id: "verificationToken",
-  columns: [column("identifier", "key"), column("token", "key"), column("expires", "date")],
+  columns: [address(column("identifier", "key")), column("token", "key"), column("expires", "date")],
   primaryKey: ["identifier", "token"],
 }
 

@@ -1,11 +1,18 @@
 /**
- * The model made concrete for one adapter flavour on one database: real table names, SQL types,
- * surrogate ids with their database-side defaults, keys, foreign keys and indexes. The SQL
- * renderer, the diff against a live database and `doctor`'s table check all read this one shape,
- * so what is created, what is compared and what is checked cannot drift apart.
+ * The model made concrete for one adapter flavour on one database: real table names, SQL types
+ * (with a binary collation for addresses where the default folds them), surrogate ids with their
+ * database-side defaults, keys, foreign keys and indexes. The SQL renderer, the diff against a
+ * live database and `doctor`'s table check all read this one shape, so what is created, what is
+ * compared and what is checked cannot drift apart.
  */
-import { tablesFor, type SchemaFeatures, type TableModel } from "./model.js"
+import { tablesFor, type ColumnModel, type SchemaFeatures, type TableModel } from "./model.js"
 import { FLAVOURS, type Dialect, type Flavour, type FlavourId } from "./flavours.js"
+
+/** A character set and one of its collations, as a column's type names them. */
+export interface Collation {
+  characterSet: string
+  name: string
+}
 
 /** A column as created. */
 export interface PhysicalColumn {
@@ -14,6 +21,8 @@ export interface PhysicalColumn {
   nullable: boolean
   /** A database-side default expression, for ids the adapter does not supply. */
   defaultExpression?: string
+  /** The collation the column is created with, where the database's default would fold addresses. */
+  collation?: Collation
 }
 
 /** A table as created. */
@@ -42,6 +51,16 @@ const GENERATED_ID: Record<Dialect, string> = {
   sqlite: "(lower(hex(randomblob(16))))",
 }
 
+/**
+ * The collation of address columns where the dialect's default folds them: MySQL 8's
+ * `utf8mb4_0900_ai_ci` and MariaDB's `utf8mb4_general_ci` ignore accents (and case). A binary
+ * collation loses nothing, as latchkey stores addresses normalised (lower case, NFKC). PostgreSQL
+ * and SQLite compare exactly by default.
+ */
+const EXACT_COLLATION: Partial<Record<Dialect, Collation>> = {
+  mysql: { characterSet: "utf8mb4", name: "utf8mb4_bin" },
+}
+
 /** The schema of `features` for `flavour` on `dialect`. */
 export function physicalSchema(flavourId: FlavourId, dialect: Dialect, features: SchemaFeatures): PhysicalSchema {
   const flavour = FLAVOURS[flavourId]
@@ -50,8 +69,13 @@ export function physicalSchema(flavourId: FlavourId, dialect: Dialect, features:
   return { flavour: flavourId, dialect, tables }
 }
 
+function physicalColumn(column: ColumnModel, flavour: Flavour, dialect: Dialect): PhysicalColumn {
+  const collation = column.address ? EXACT_COLLATION[dialect] : undefined
+  return { name: column.name, type: flavour.sqlType(column.kind, dialect), nullable: column.nullable, ...(collation ? { collation } : {}) }
+}
+
 function physicalTable(table: TableModel, flavour: Flavour, dialect: Dialect, userTable: string): PhysicalTable {
-  const columns: PhysicalColumn[] = table.columns.map((column) => ({ name: column.name, type: flavour.sqlType(column.kind, dialect), nullable: column.nullable }))
+  const columns = table.columns.map((column) => physicalColumn(column, flavour, dialect))
   const uniques = table.columns.filter((column) => column.unique).map((column) => [column.name])
   let primaryKey = table.primaryKey
   if (flavour.surrogateIdTables.includes(table.id)) {

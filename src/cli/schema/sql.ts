@@ -1,8 +1,9 @@
 /**
- * SQL text for a {@link PhysicalSchema}: `CREATE TABLE` with keys, references and indexes, and
- * `ALTER TABLE … ADD COLUMN` for a table that exists with columns missing. Every name is quoted
- * for its dialect, because the adapters read camelCase columns (`"userId"`) that PostgreSQL would
- * otherwise fold to lower case.
+ * SQL text for a {@link PhysicalSchema}: `CREATE TABLE` with keys, references and indexes,
+ * `ALTER TABLE … ADD COLUMN` for a table that exists with columns missing, and the `MODIFY` that
+ * fixes a column's collation, printed for the user to run. Every name is quoted for its dialect,
+ * because the adapters read camelCase columns (`"userId"`) that PostgreSQL would otherwise fold to
+ * lower case.
  */
 import type { Dialect } from "./flavours.js"
 import type { PhysicalColumn, PhysicalSchema, PhysicalTable } from "./physical.js"
@@ -14,6 +15,7 @@ export function quoteName(dialect: Dialect, name: string): string {
 
 function columnDefinition(dialect: Dialect, column: PhysicalColumn): string {
   const parts = [quoteName(dialect, column.name), column.type]
+  if (column.collation !== undefined) parts.push(`CHARACTER SET ${column.collation.characterSet} COLLATE ${column.collation.name}`)
   if (!column.nullable) parts.push("NOT NULL")
   if (column.defaultExpression !== undefined) parts.push(`DEFAULT ${column.defaultExpression}`)
   return parts.join(" ")
@@ -37,6 +39,15 @@ export function createTableStatements(dialect: Dialect, table: PhysicalTable): s
 /** The statement that adds `column` to an existing `table`. */
 export function addColumnStatement(dialect: Dialect, table: string, column: PhysicalColumn): string {
   return `ALTER TABLE ${quoteName(dialect, table)} ADD COLUMN ${columnDefinition(dialect, column)}`
+}
+
+/**
+ * The statement that gives an existing MySQL column `column`'s collation. `MODIFY` restates the
+ * whole column, so it keeps the type and nullability the column has there (`existing`).
+ */
+export function modifyCollationStatement(dialect: Dialect, table: string, column: PhysicalColumn, existing: { type: string; nullable: boolean }): string {
+  const restated: PhysicalColumn = { name: column.name, type: existing.type, nullable: existing.nullable, collation: column.collation }
+  return `ALTER TABLE ${quoteName(dialect, table)} MODIFY ${columnDefinition(dialect, restated)}`
 }
 
 /** The whole schema as one SQL script, with a header naming what it is for. */

@@ -7,6 +7,20 @@
 import { MissingDependencyError } from "../../../errors.js"
 import type { Dialect } from "../flavours.js"
 
+/**
+ * What is read of a column that exists. MySQL and MariaDB report the collation of each string
+ * column (`utf8mb4_general_ci`), with its type as written (`varchar(255)`) and nullability, for a
+ * statement that changes the collation alone; the other drivers read names only.
+ */
+export interface ExistingColumn {
+  collation?: string
+  type?: string
+  nullable?: boolean
+}
+
+/** The columns of each table that exists, by table name, then by column name. */
+export type ExistingTables = Map<string, Map<string, ExistingColumn>>
+
 /** An open database. */
 export interface SchemaDatabase {
   dialect: Dialect
@@ -14,8 +28,8 @@ export interface SchemaDatabase {
   label: string
   /** Whether `apply` is one transaction (MySQL commits every `CREATE TABLE` on its own). */
   transactional: boolean
-  /** The columns of each table of `names` that exists, by table name. */
-  readColumns(names: readonly string[]): Promise<Map<string, Set<string>>>
+  /** The columns of each table of `names` that exists. */
+  readColumns(names: readonly string[]): Promise<ExistingTables>
   /** Runs `statements` in order; all or none where `transactional`. */
   apply(statements: readonly string[]): Promise<void>
   close(): Promise<void>

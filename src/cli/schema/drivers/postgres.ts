@@ -3,7 +3,7 @@
  * `@electric-sql/pglite`. A `?schema=name` parameter (Prisma's spelling) puts the tables in that
  * schema; PostgreSQL's DDL is transactional, so a plan applies entirely or not at all.
  */
-import { defaultExport, loadDriver, safeLabel, type PackageLoader, type SchemaDatabase } from "./database.js"
+import { defaultExport, loadDriver, safeLabel, type ExistingTables, type PackageLoader, type SchemaDatabase } from "./database.js"
 
 interface PgClient {
   connect(): Promise<unknown>
@@ -14,12 +14,12 @@ interface PgClient {
 /** The columns of `names` in the current schema, by one `information_schema` query. */
 const COLUMNS_QUERY = "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ANY($1)"
 
-function groupColumns(rows: Array<Record<string, unknown>>): Map<string, Set<string>> {
-  const tables = new Map<string, Set<string>>()
+function groupColumns(rows: Array<Record<string, unknown>>): ExistingTables {
+  const tables: ExistingTables = new Map()
   for (const row of rows) {
     const table = String(row.table_name)
-    const columns = tables.get(table) ?? new Set<string>()
-    columns.add(String(row.column_name))
+    const columns = tables.get(table) ?? new Map()
+    columns.set(String(row.column_name), {})
     tables.set(table, columns)
   }
   return tables

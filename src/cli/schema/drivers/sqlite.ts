@@ -2,7 +2,7 @@
  * SQLite through the app's `better-sqlite3`, or Node's own `node:sqlite` where this Node has it
  * (22.5+) and better-sqlite3 is missing or built for another Node. SQLite's DDL is transactional, so a plan applies entirely or not at all.
  */
-import { defaultExport, loadDriver, type PackageLoader, type SchemaDatabase } from "./database.js"
+import { defaultExport, loadDriver, type ExistingTables, type PackageLoader, type SchemaDatabase } from "./database.js"
 
 /** What both drivers offer: statements without results, and rows of a query. */
 interface SqliteHandle {
@@ -38,10 +38,10 @@ export async function openSqlite(path: string, load: PackageLoader): Promise<Sch
     label: `SQLite ${path}`,
     transactional: true,
     async readColumns(names) {
-      const tables = new Map<string, Set<string>>()
+      const tables: ExistingTables = new Map()
       for (const name of names) {
         const rows = db.prepare("SELECT name FROM pragma_table_info(?)").all(name) as Array<{ name: string }>
-        if (rows.length > 0) tables.set(name, new Set(rows.map((row) => row.name)))
+        if (rows.length > 0) tables.set(name, new Map(rows.map((row) => [row.name, {}])))
       }
       return tables
     },
