@@ -26,14 +26,24 @@ function checkOptions(options: AuthClientOptions<Session>): string {
 }
 
 /**
- * Where a sign-in or sign-out goes afterwards: `redirectTo`, else this page. next-auth's
+ * Where a sign-in or sign-out goes afterwards: `redirectTo`, else `byDefault` (this page). next-auth's
  * `callbackUrl` option is refused by name rather than sent on as a form field.
  */
-function destinationOf(options: SignInOptions | SignOutOptions | PasswordCallOptions): string | undefined {
+function destinationOf(options: SignInOptions | SignOutOptions | PasswordCallOptions, byDefault = currentHref): string | undefined {
   if ((options as { callbackUrl?: unknown }).callbackUrl !== undefined) {
     throw new InvalidOptionError("callbackUrl", "the callbackUrl option is named redirectTo, as in next-auth v5: signIn(provider, { redirectTo: \"/dashboard\" }).")
   }
-  return options.redirectTo ?? currentHref()
+  return options.redirectTo ?? byDefault()
+}
+
+/**
+ * The default destination on a mailed link's page: the `callbackUrl` the link carries (where the
+ * user was going), else none, so the handler's default applies. Never the page itself: it is the
+ * link, and its used token would go on into history and the next link.
+ */
+function linkDestination(): string | undefined {
+  const href = currentHref()
+  return (href && new URL(href).searchParams.get("callbackUrl")) || undefined
 }
 
 /** The form fields of a sign-in: every option but the client's own, as strings. */
@@ -46,9 +56,14 @@ function formFields(options: SignInOptions): Record<string, string> {
   return fields
 }
 
-/** What the other tabs care about in a session: its user (or none). A slid expiry is no news. */
-function userOf(session: Session | null): string {
-  return JSON.stringify(session ? (session.user ?? {}) : null)
+/**
+ * What the other tabs care about in a session: who is signed in (the user's id, and email or else
+ * name), or nobody. Not the rest of the user: a session callback may answer new details on every
+ * read (a presigned avatar URL), and tabs that told each other of those would re-read forever.
+ */
+function identityOf(session: Session | null): string {
+  const user = session?.user as { id?: unknown; email?: unknown; name?: unknown } | undefined
+  return JSON.stringify(session && [user?.id, user?.email ?? user?.name])
 }
 
 /**
@@ -94,7 +109,11 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     else console.error(error)
   }
 
-  function getSession(): Promise<S | null> {
+  /**
+   * Reads the session; `tellsOthers` is false for a read another tab's signal caused, so a receiver
+   * never signals back (as next-auth's do not): one change costs one read per tab.
+   */
+  function readSession(tellsOthers: boolean): Promise<S | null> {
     if (inflight?.generation === generation) return inflight.promise
     const started = generation
     // The request starts now, synchronously, so a focus event's read is under way when it returns.
@@ -105,13 +124,16 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
       if (session === undefined) return store.get().data // unreachable or not the handler: keep what is known
       if (started === generation) {
         store.set(session)
-        learned(session)
+        // A read another tab asked for needs nothing remembered: that tab already did.
+        if (tellsOthers) learned(session)
       }
       return session
     })
     inflight = { generation, promise }
     return promise
   }
+
+  const getSession = () => readSession(true)
 
   /** A change happened (here or elsewhere): later reads start afresh. */
   function changed(): void {
@@ -128,16 +150,16 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
    * action, landing on a fresh page), the other tabs read theirs again.
    */
   function learned(session: S | null, before?: SessionState<S>): void {
-    const remembered = broadcasts && rememberUser(channel, userOf(session))
+    const remembered = broadcasts && rememberUser(channel, identityOf(session))
     // Where there is no storage to remember in, this client's own last state still tells a change.
-    const changedHere = before !== undefined && before.status !== "loading" && userOf(before.data) !== userOf(session)
+    const changedHere = before !== undefined && before.status !== "loading" && identityOf(before.data) !== identityOf(session)
     if (remembered || changedHere) tell("session")
   }
 
   // Another tab, or another client in this page, changed the session: read it again.
   function fromOtherClient(): void {
     changed()
-    void getSession()
+    void readSession(false)
   }
 
   async function signIn(providerId?: string, signInOptions: SignInOptions = {}): Promise<SignInResult> {
@@ -169,7 +191,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     changed()
     // The answer cleared the cookies: signed out, with no need to ask.
     store.set(null)
-    if (broadcasts) rememberUser(channel, userOf(null))
+    if (broadcasts) rememberUser(channel, identityOf(null))
     tell("signout")
     if (redirect) navigate(result.url!)
     return result
@@ -184,13 +206,17 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
         return store.get().data // not JSON (a cycle, a BigInt): nothing to send
       }
     }
+    const started = generation
     const outcome = await transport.post("session", fields)
     reportMissingRoute(outcome)
     const session = sessionOf<S>(outcome)
     if (session === undefined) return store.get().data
+    // A sign-out, a sign-in or another update landed while this was on the wire: its answer is
+    // older than the state, so the server is asked again rather than believed.
+    if (started !== generation) return getSession()
     changed()
     store.set(session)
-    if (broadcasts) rememberUser(channel, userOf(session))
+    if (broadcasts) rememberUser(channel, identityOf(session))
     tell("update")
     return session
   }
@@ -210,7 +236,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
       // The page started with another user than the tabs last knew: news after a sign-in the
       // client did not make, or a render that a change in another tab overtook. The server decides.
       const { status, data } = store.get()
-      if (broadcasts && status !== "loading" && startsWithAnotherUser(channel, userOf(data))) void getSession()
+      if (broadcasts && status !== "loading" && startsWithAnotherUser(channel, identityOf(data))) void getSession()
     }
     if (store.get().status === "loading") void getSession()
     return () => {
@@ -257,7 +283,7 @@ export function createAuthClient<S extends Session = Session>(options: AuthClien
     requestPasswordReset: async (email, callOptions = {}) =>
       passwordCall(passwords, "password/forgot", formOf({ email, callbackUrl: destinationOf(callOptions) }), { signsIn: false, redirect: false }),
     resetPassword: async ({ token, email, password }, callOptions = {}) =>
-      passwordCall(passwords, "password/reset", formOf({ token, email, password, callbackUrl: destinationOf(callOptions) }), { signsIn: true, redirect: callOptions.redirect ?? true }),
+      passwordCall(passwords, "password/reset", formOf({ token, email, password, callbackUrl: destinationOf(callOptions, linkDestination) }), { signsIn: true, redirect: callOptions.redirect ?? true }),
     changePassword: ({ currentPassword, newPassword, revokeOtherSessions }) =>
       passwordCall(passwords, "password/change", formOf({ currentPassword, newPassword, revokeOtherSessions: revokeOtherSessions ? "true" : undefined }), { signsIn: true, redirect: false }),
     changeEmail: ({ newEmail, password }) => passwordCall(passwords, "password/change-email", formOf({ newEmail, password }), { signsIn: false, redirect: false }),

@@ -289,7 +289,9 @@ export interface AuthClient<S extends Session = Session> {
   requestPasswordReset(email: string, options?: Pick<PasswordCallOptions, "redirectTo">): Promise<PasswordResult>
   /**
    * Sets a new password with the token and address of a reset link. By default every session of
-   * the user ends, and this browser is signed in again (the other tabs are told).
+   * the user ends, and this browser is signed in again (the other tabs are told). Without
+   * `redirectTo`, the browser goes to the link's own `callbackUrl` (else the handler's default),
+   * never back to the link's page, whose token is used up.
    */
   resetPassword(fields: ResetPasswordFields, options?: PasswordCallOptions): Promise<PasswordResult>
   /**
@@ -371,7 +373,7 @@ export interface SignUpFields {
  * ```
  */
 export interface PasswordCallOptions {
-  /** Where to go once signed in (same origin only). Default: this page. */
+  /** Where to go once signed in (same origin only). Default: this page; for `resetPassword`, the reset link's `callbackUrl`. */
   redirectTo?: string
   /** Named `redirectTo`: a `callbackUrl` option is refused with `InvalidOptionError`. */
   callbackUrl?: never
