@@ -3,8 +3,9 @@
  * the rules): lists a user's covered accounts, refreshes the due ones through the coordinator once
  * per process however many reads ask, writes the new tokens back with `updateAccount` or, for an
  * Auth.js adapter without it, by unlinking and re-linking (the old row is linked back if that
- * fails), clears the tokens of a row whose refresh was refused, and records when the user's
- * accounts must next be looked at.
+ * fails), only into a row that is still there, clears the tokens of a row whose refresh was
+ * refused, and records when the user's accounts must next be looked at. A row that still holds
+ * tokens a remembered refresh consumed (its write failed) gets that refresh's tokens written.
  */
 import { AdapterError } from "../errors.js"
 import { driverErrorHint } from "../lib/driver-errors.js"
@@ -14,11 +15,12 @@ import type { Account } from "../types.js"
 import { rememberUser } from "./account-token-memo.js"
 import type { HeldSession, ProviderTokensHost } from "./types.js"
 import { oauthProviderOf } from "./jwt-session.js"
+import type { ResolvedOAuthProvider } from "../providers/types.js"
 
 /** The least time between two looks at one user's accounts. */
 const RETRY_AFTER_MS = 5_000
 
-const accountFlights = new WeakMap<RefreshCoordinator, Map<string, Promise<AdapterAccount | undefined>>>()
+const accountFlights = new WeakMap<RefreshCoordinator, Map<string, Promise<RefreshedAccount>>>()
 
 /**
  * The row writes under way, by user. Without `updateAccount` a write unlinks the row and links it
@@ -46,20 +48,46 @@ function withTokens(row: AdapterAccount, tokens: ProviderTokens | null): Adapter
 }
 
 /**
- * Writes a row's tokens: `updateAccount`, else unlink and re-link. When the link fails, the old
- * row (`previous`, as it was read: Auth.js adapters' `unlinkAccount` returns nothing) is linked
- * back before the error is thrown.
+ * The row as the database holds it now, read again (a refresh takes a while); null when it is gone
+ * or belongs to another user now. `listAccountsByUserId` is there for every adapter that refreshes
+ * (checked at startup); `getAccount` is one query less.
  */
-async function writeAccount(adapter: Adapter, row: AdapterAccount, previous: AdapterAccount): Promise<void> {
+async function storedRow(adapter: Adapter, row: AdapterAccount): Promise<AdapterAccount | null> {
+  const { provider, providerAccountId } = row
+  const found = adapter.getAccount
+    ? await call("getAccount", () => adapter.getAccount!(providerAccountId, provider))
+    : (await call("listAccountsByUserId", () => adapter.listAccountsByUserId!(row.userId))).find((stored) => stored.provider === provider && stored.providerAccountId === providerAccountId)
+  return found && String(found.userId) === String(row.userId) ? found : null
+}
+
+/** Whether a stored row still holds the tokens of the row as read: no one has written it since. */
+function holdsTokensOf(stored: AdapterAccount, read: AdapterAccount): boolean {
+  return (stored.access_token ?? null) === (read.access_token ?? null) && (stored.refresh_token ?? null) === (read.refresh_token ?? null)
+}
+
+/**
+ * Writes a row's tokens into the row that is there, never into one removed meanwhile (the user
+ * deleted it, or their account, while the refresh was in flight). `updateAccount` writes nothing
+ * where there is no row. Unlink and re-link would re-create a removed row, so the row is read
+ * again first and left alone when it is gone; when the link fails, the row as it was is linked
+ * back before the error is thrown. A removal between that read and the link is still undone: a
+ * window of two queries rather than of a refresh, which only a transaction (not in the Auth.js
+ * adapter interface) would close. With `replacing` (the row as read before the refresh), the write
+ * happens only while the row still holds its tokens.
+ */
+async function writeAccount(adapter: Adapter, row: AdapterAccount, replacing?: AdapterAccount): Promise<void> {
   const key = { provider: row.provider, providerAccountId: row.providerAccountId }
+  const stored = replacing || !adapter.updateAccount ? await storedRow(adapter, row) : undefined
+  if (stored === null || (replacing && stored && !holdsTokensOf(stored, replacing))) return
   const { access_token, refresh_token, expires_at, token_type, scope, id_token } = row
   if (adapter.updateAccount) {
     await call("updateAccount", () => adapter.updateAccount!({ ...key, access_token, refresh_token, expires_at, token_type, scope, id_token }))
     return
   }
+  const previous = stored!
   await call("unlinkAccount", () => adapter.unlinkAccount!(key))
   try {
-    await call("linkAccount", () => adapter.linkAccount!(row))
+    await call("linkAccount", () => adapter.linkAccount!({ ...previous, ...row }))
   } catch (error) {
     await call("linkAccount", () => adapter.linkAccount!(previous))
     throw error
@@ -80,47 +108,70 @@ function isEnded(row: AdapterAccount): boolean {
   return (row.type === "oauth" || row.type === "oidc") && !row.access_token && !row.refresh_token
 }
 
+/** A row after its refresh: undefined when the refresh was refused; `unwritten` when new tokens could not be written. */
+interface RefreshedAccount {
+  account: AdapterAccount | undefined
+  unwritten: boolean
+}
+
+/**
+ * Writes a refresh's row, logging a database failure (the read goes on with the tokens it has) and
+ * letting the user's listings wait for it (see `userWrites`). Answers whether it failed.
+ */
+async function writeRefreshed(context: ProviderTokensHost, next: AdapterAccount, replacing?: AdapterAccount): Promise<boolean> {
+  const refresher = context.refresher!
+  let writes = userWrites.get(refresher)
+  if (!writes) userWrites.set(refresher, (writes = new Map()))
+  const userId = String(next.userId)
+  const write = writeAccount(context.adapter!, next, replacing)
+  const settled = write.then(
+    () => undefined,
+    () => undefined,
+  )
+  writes.set(userId, settled)
+  try {
+    await write
+    return false
+  } catch (error) {
+    context.logger.error(error as Error)
+    return true
+  } finally {
+    if (writes.get(userId) === settled) writes.delete(userId)
+  }
+}
+
+/** Refreshes a due row and writes the outcome into it. */
+async function refreshRow(context: ProviderTokensHost, provider: ResolvedOAuthProvider, row: AdapterAccount): Promise<RefreshedAccount> {
+  const result = await context.refresher!.ensureFresh(provider, tokensOf(row))
+  if (result.status === "fresh" || result.status === "stale") return { account: row, unwritten: false }
+  const next = withTokens(row, result.status === "ended" ? null : result.tokens)
+  // A shared outcome is another read's or instance's, whose write may have failed (or not be done
+  // yet): the coordinator remembers it whether or not it reached the row. A row that still holds
+  // the tokens that refresh consumed is written here, or the next instance to read it (or this one
+  // once the memory is gone) replays a refresh token a rotating provider has rotated away, which
+  // ends the grant. A row that holds other tokens now was written by the refresher: left alone.
+  const unwritten = await writeRefreshed(context, next, result.shared ? row : undefined)
+  return { account: result.status === "ended" ? undefined : next, unwritten }
+}
+
 /**
  * The account row with its access token fresh: refreshed when due, written back once per process
- * however many reads ask at the same moment. Undefined when the refresh was refused (the row's
- * tokens are cleared). A database failure while writing is logged; the read goes on with what it has.
+ * however many reads ask at the same moment. Its `account` is undefined when the refresh was
+ * refused (the row's tokens are cleared). A database failure while writing is logged; the read
+ * goes on with what it has.
  */
-export async function freshAccount(context: ProviderTokensHost, row: AdapterAccount): Promise<AdapterAccount | undefined> {
+export async function freshAccount(context: ProviderTokensHost, row: AdapterAccount): Promise<RefreshedAccount> {
   const refresher = context.refresher!
-  const tokens = tokensOf(row)
-  if (isEnded(row)) return undefined
-  if (!refresher.isDue(tokens)) return row
+  if (isEnded(row)) return { account: undefined, unwritten: false }
+  if (!refresher.isDue(tokensOf(row))) return { account: row, unwritten: false }
   const provider = oauthProviderOf(context, row.provider)
-  if (!provider) return row
+  if (!provider) return { account: row, unwritten: false }
   let flights = accountFlights.get(refresher)
   if (!flights) accountFlights.set(refresher, (flights = new Map()))
   const key = `${row.provider}\u0000${row.providerAccountId}`
   const running = flights.get(key)
   if (running) return running
-  const started = (async () => {
-    const result = await refresher.ensureFresh(provider, tokens)
-    if (result.status === "fresh" || result.status === "stale") return row
-    // Another read (or instance) made this outcome and writes the row itself: this read only uses it.
-    if (result.shared) return result.status === "ended" ? undefined : withTokens(row, result.tokens)
-    const next = withTokens(row, result.status === "ended" ? null : result.tokens)
-    let writes = userWrites.get(refresher)
-    if (!writes) userWrites.set(refresher, (writes = new Map()))
-    const userId = String(row.userId)
-    const write = writeAccount(context.adapter!, next, row)
-    const settled = write.then(
-      () => undefined,
-      () => undefined,
-    )
-    writes.set(userId, settled)
-    try {
-      await write
-    } catch (error) {
-      context.logger.error(error as Error)
-    } finally {
-      if (writes.get(userId) === settled) writes.delete(userId)
-    }
-    return result.status === "ended" ? undefined : next
-  })()
+  const started = refreshRow(context, provider, row)
   flights.set(key, started)
   started.finally(() => flights!.delete(key)).catch(() => undefined)
   return started
@@ -153,7 +204,10 @@ export async function checkUserAccounts(context: ProviderTokensHost, session: He
     const rows = await coveredAccounts(context, userId)
     if (rows.some((row) => isDueRow(context, row)) && !(await session.confirm())) return { ended: false }
     for (const row of rows) {
-      const fresh = await freshAccount(context, row)
+      const { account: fresh, unwritten } = await freshAccount(context, row)
+      // New tokens the row did not take live only in this process's memory: the next look (in 5
+      // seconds, not at their expiry) writes them.
+      if (unwritten) recheckAt = 0
       if (!fresh) {
         ended = true
         continue
@@ -177,7 +231,7 @@ export async function writeSignInTokens(context: ProviderTokensHost, userId: str
   const adapter = context.adapter!
   const previous = adapter.getAccount ? await call("getAccount", () => adapter.getAccount!(account.providerAccountId, account.provider)) : null
   const row = { ...(previous ?? {}), ...account, userId } as AdapterAccount
-  await writeAccount(adapter, withTokens(row, tokensOf(row)), previous ?? row)
+  await writeAccount(adapter, withTokens(row, tokensOf(row)))
 }
 
 /**
@@ -187,5 +241,5 @@ export async function writeSignInTokens(context: ProviderTokensHost, userId: str
 export async function freshAccountOf(context: ProviderTokensHost, session: HeldSession, providerId: string): Promise<AdapterAccount | undefined> {
   const row = (await coveredAccounts(context, session.userId)).find((candidate) => candidate.provider === providerId)
   if (!row || (isDueRow(context, row) && !(await session.confirm()))) return undefined
-  return freshAccount(context, row)
+  return (await freshAccount(context, row)).account
 }

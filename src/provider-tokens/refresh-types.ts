@@ -42,7 +42,8 @@ export interface RefreshProviderTokensOptions {
  * - `stale`: due, but not refreshed (the provider could not be reached, or cannot refresh): the old tokens.
  *
  * `shared` is set when the outcome is another caller's (remembered, or stored by another
- * instance): whoever made it has stored it, so this caller need not write it anywhere.
+ * instance): whoever made it meant to store it, but may not have yet, or may have failed to; a
+ * caller that keeps tokens somewhere of its own checks before writing (account-refresh.ts).
  */
 export type FreshTokens =
   | { status: "fresh" | "refreshed" | "stale"; tokens: ProviderTokens; shared?: boolean }
