@@ -2,21 +2,17 @@
  * `/callback/:id`: where providers send the browser back. OAuth/OIDC callbacks finish through
  * `finishSignIn` (GET, or POST for `form_post`); email callbacks consume the link's token.
  */
-import { clearChecks } from "../oauth/checks.js"
 import { finishSignIn } from "../oauth/finish.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { clearCallbackUrl, savedCallbackUrl } from "./callback-url.js"
 import type { RequestContext } from "./context.js"
-import { checkCookieNameFor, flowOptions } from "./flow-options.js"
+import { flowOptions } from "./flow-options.js"
 import { forwardedCallback, redirectUriFor } from "./redirect-proxy.js"
 import { completeSignIn, errorUrl } from "./complete-sign-in.js"
 import { verifySignInLink } from "./email.js"
 import { clientCode } from "./errors.js"
 import { redirect } from "./response.js"
 import { logSignInFailure } from "./sign-in-hints.js"
-
-/** Every check a failed callback may have left behind; clearing one that was never set is harmless. */
-const ALL_CHECKS = ["pkce", "state", "nonce"] as const
 
 /** The callback's parameters: the query, or a `form_post` body (already bounded by the handler). */
 async function callbackParams(request: Request): Promise<URLSearchParams> {
@@ -51,6 +47,10 @@ export async function callbackRoute(context: RequestContext, provider: ResolvedP
     return await completeSignIn(context, { ...result, provider, callbackUrl: await savedCallbackUrl(context), cookies })
   } catch (error) {
     await logSignInFailure(context, provider, error)
-    return redirect(errorUrl(context, clientCode(error)), clearChecks(provider, [...ALL_CHECKS], context.secure, (check) => checkCookieNameFor(context, check)))
+    // A failed callback ends nothing, as in Auth.js: it may not be this flow's answer (a forged
+    // `?error=` a third-party page navigated to, a stale tab's, where only PKCE binds the flow), and
+    // the sign-in in flight must keep its checks to come back. They expire with the flow, and the
+    // next sign-in replaces them; a code cannot be exchanged twice.
+    return redirect(errorUrl(context, clientCode(error)))
   }
 }
