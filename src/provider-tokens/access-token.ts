@@ -7,7 +7,7 @@
 import { InvalidOptionError } from "../errors.js"
 import { readClaims } from "../adapters/jwt-session-token.js"
 import { freshAccountOf } from "./account-refresh.js"
-import { freshTokenClaim, openTokenCookie } from "./jwt-session.js"
+import { freshTokenClaim, openTokenCookie, stillLinked } from "./jwt-session.js"
 import { tokensLiveInAccountRows } from "./token-home.js"
 import type { HeldSession, ProviderTokensHost } from "./types.js"
 
@@ -45,7 +45,9 @@ export async function accessTokenOf(context: ProviderTokensHost, providerId: str
   const fresh = await freshTokenClaim(context, claims)
   const claim = fresh.claim
   if ("refused" in fresh || !claim || claim.provider !== providerId || claim.error) return null
-  // The one place a read with nothing due opens the token cookie: the app asked for the token.
-  const tokens = fresh.tokens ?? (await openTokenCookie(context, claim))
-  return tokens ? usable(tokens.access_token, tokens.expires_at) : null
+  // The one place a read with nothing due opens the token cookie: the app asked for the token. A
+  // refresh asked whether the account is still linked; a hand-out without one asks here.
+  if (fresh.tokens) return usable(fresh.tokens.access_token, fresh.tokens.expires_at)
+  const tokens = await openTokenCookie(context, claim)
+  return tokens && (await stillLinked(context, claims, claim.provider, tokens)) ? usable(tokens.access_token, tokens.expires_at) : null
 }

@@ -40,8 +40,16 @@ import { LatchkeyError } from "../errors.js"
 import { tokensLiveInAccountRows } from "./token-home.js"
 import type { FreshClaim, HeldTokens, KeptTokens, ProviderTokensHost, ProviderTokensSettings, TokenClaim } from "./types.js"
 
+/**
+ * A token set as this file carries it: with the provider account it is for, so a hand-out or a
+ * refresh can ask whether that account is still linked (cookies sealed before it was kept lack it).
+ */
+interface AccountTokens extends ProviderTokens {
+  providerAccountId?: string
+}
+
 /** What the token cookie seals: the token set, its provider, and the SHA-256 of the session token it was written with. */
-interface SealedTokens extends ProviderTokens {
+interface SealedTokens extends AccountTokens {
   provider?: unknown
   session?: unknown
 }
@@ -78,23 +86,26 @@ export function tokenClaimOf(claims: JWT | null | undefined): TokenClaim | undef
 }
 
 /** The fields of a token set, narrowed. */
-function tokenFields(record: ProviderTokens | SealedTokens | Account): ProviderTokens {
-  const tokens: ProviderTokens = {}
+function tokenFields(record: AccountTokens | SealedTokens | Account): AccountTokens {
+  const tokens: AccountTokens = {}
   for (const field of STRING_FIELDS) if (typeof record[field] === "string") tokens[field] = record[field] as string
   if (typeof record.expires_at === "number") tokens.expires_at = record.expires_at
+  if (typeof record.providerAccountId === "string") tokens.providerAccountId = record.providerAccountId
   return tokens
 }
 
 /** What the token cookie keeps of a token set, by what the app asked for; undefined when nothing. */
-function kept(settled: Pick<ProviderTokensSettings, "refresher" | "providerTokens">, provider: string, tokens: ProviderTokens): ProviderTokens | undefined {
-  const set: ProviderTokens = {}
+function kept(settled: Pick<ProviderTokensSettings, "refresher" | "providerTokens">, provider: string, tokens: AccountTokens): AccountTokens | undefined {
+  const set: AccountTokens = {}
   // Revocation at sign-out needs the tokens even where they are not refreshed.
   if (settled.refresher?.covers(provider) || settled.providerTokens?.signOut?.revokeTokens === true) {
     for (const field of ["access_token", "refresh_token", "token_type", "scope"] as const) if (typeof tokens[field] === "string") set[field] = tokens[field]
     if (typeof tokens.expires_at === "number") set.expires_at = tokens.expires_at
   }
   if (settled.providerTokens?.signOut?.idTokenHint === true && typeof tokens.id_token === "string") set.id_token = tokens.id_token
-  return Object.keys(set).length > 0 ? set : undefined
+  if (Object.keys(set).length === 0) return undefined
+  if (tokens.providerAccountId !== undefined) set.providerAccountId = tokens.providerAccountId
+  return set
 }
 
 /**
@@ -227,6 +238,18 @@ async function confirmedForRefresh(context: ProviderTokensHost, claims: JWT): Pr
   return confirmed
 }
 
+/**
+ * Whether the account a token set is for is still linked to the session's user: `unlinkAccount`
+ * removes the row, not the token cookie a JWT session keeps. Asked only where the app keeps
+ * accounts (an adapter) and the set names its account (one sealed before it did is not asked).
+ */
+export async function stillLinked(context: ProviderTokensHost, claims: JWT, provider: string, tokens: ProviderTokens): Promise<boolean> {
+  const providerAccountId = (tokens as AccountTokens).providerAccountId
+  if (!context.adapter?.getUserByAccount || providerAccountId === undefined) return true
+  const user = await context.adapter.getUserByAccount({ provider, providerAccountId })
+  return user != null && String(user.id) === String(claims.sub)
+}
+
 /** {@link freshTokenClaim} for a claim that is due: the token cookie opened, the session confirmed, and the tokens refreshed. */
 async function refreshedClaim(context: ProviderTokensHost, claims: JWT, claim: TokenClaim, refresher: RefreshCoordinator, provider: ResolvedOAuthProvider): Promise<FreshClaim | RefusedClaim> {
   const tokens = await openTokenCookie(context, claim)
@@ -234,11 +257,15 @@ async function refreshedClaim(context: ProviderTokensHost, claims: JWT, claim: T
   if (!tokens) return { claim: { provider: claim.provider }, changed: true }
   // Unchanged, so nothing is re-issued for a revoked session either.
   if (!(await confirmedForRefresh(context, claims))) return { claim, changed: false, refused: true }
+  // An account unlinked since (the user disconnected it) is refreshed no more: ended, so the app
+  // asks them to connect again, and the next write drops its token cookie.
+  if (!(await stillLinked(context, claims, claim.provider, tokens))) return { claim: { provider: claim.provider, error: "RefreshTokenError" }, changed: true }
   const result = await refresher.ensureFresh(provider, tokens)
   if (result.status === "ended") return { claim: { provider: claim.provider, error: "RefreshTokenError" }, changed: true }
   if (result.status !== "refreshed") return { claim, tokens, changed: false }
-  const next: ProviderTokens = { ...result.tokens }
+  const next: AccountTokens = { ...result.tokens }
   if (next.id_token === undefined && tokens.id_token !== undefined) next.id_token = tokens.id_token
+  next.providerAccountId = (tokens as AccountTokens).providerAccountId
   const fresh: TokenClaim = { ...claim }
   if (typeof next.expires_at === "number") fresh.expires_at = next.expires_at
   return { claim: fresh, tokens: next, changed: true }
