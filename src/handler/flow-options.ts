@@ -1,6 +1,4 @@
 /** The options every call into the sign-in flow (`latchkey/oauth`) gets from a request's context. */
-import type { CheckName } from "../errors.js"
-import { checkCookieName } from "../oauth/checks.js"
 import type { SignInOptions } from "../oauth/context.js"
 import type { RequestContext } from "./context.js"
 import { checkCookieNames } from "../jwt/cookie-names.js"
@@ -15,7 +13,3 @@ export function flowOptions(context: RequestContext): Omit<SignInOptions, "redir
   }
 }
 
-/** The name of a check cookie for this request: the `cookies` option's, else the flow's default. */
-export function checkCookieNameFor(context: RequestContext, check: CheckName): string {
-  return checkCookieNames(context.cookies)?.[check] ?? checkCookieName(check, context.secure)
-}

@@ -44,7 +44,7 @@ import type { FreshClaim, HeldTokens, KeptTokens, ProviderTokensHost, ProviderTo
  * A token set as this file carries it: with the provider account it is for, so a hand-out or a
  * refresh can ask whether that account is still linked (cookies sealed before it was kept lack it).
  */
-interface AccountTokens extends ProviderTokens {
+export interface AccountTokens extends ProviderTokens {
   providerAccountId?: string
 }
 
@@ -144,7 +144,7 @@ export function oauthProviderOf(context: ProviderTokensHost, id: string): Resolv
  * provider as the claim, written with the session token the request carries. A missing,
  * undecodable or mismatched cookie is no token set (logged at debug, without the cookie).
  */
-export async function openTokenCookie(context: ProviderTokensHost, claim: TokenClaim): Promise<ProviderTokens | undefined> {
+export async function openTokenCookie(context: ProviderTokensHost, claim: TokenClaim): Promise<AccountTokens | undefined> {
   if (claim.error) return undefined
   const name = cookieName(context, "providerTokens")
   const token = tokenCookieOf(context.request, name)
@@ -243,8 +243,8 @@ async function confirmedForRefresh(context: ProviderTokensHost, claims: JWT): Pr
  * removes the row, not the token cookie a JWT session keeps. Asked only where the app keeps
  * accounts (an adapter) and the set names its account (one sealed before it did is not asked).
  */
-export async function stillLinked(context: ProviderTokensHost, claims: JWT, provider: string, tokens: ProviderTokens): Promise<boolean> {
-  const providerAccountId = (tokens as AccountTokens).providerAccountId
+export async function stillLinked(context: ProviderTokensHost, claims: JWT, provider: string, tokens: AccountTokens): Promise<boolean> {
+  const { providerAccountId } = tokens
   if (!context.adapter?.getUserByAccount || providerAccountId === undefined) return true
   const user = await context.adapter.getUserByAccount({ provider, providerAccountId })
   return user != null && String(user.id) === String(claims.sub)
@@ -265,7 +265,7 @@ async function refreshedClaim(context: ProviderTokensHost, claims: JWT, claim: T
   if (result.status !== "refreshed") return { claim, tokens, changed: false }
   const next: AccountTokens = { ...result.tokens }
   if (next.id_token === undefined && tokens.id_token !== undefined) next.id_token = tokens.id_token
-  next.providerAccountId = (tokens as AccountTokens).providerAccountId
+  if (tokens.providerAccountId !== undefined) next.providerAccountId = tokens.providerAccountId
   const fresh: TokenClaim = { ...claim }
   if (typeof next.expires_at === "number") fresh.expires_at = next.expires_at
   return { claim: fresh, tokens: next, changed: true }
