@@ -68,6 +68,9 @@ function accountOf(identifier: string | null | undefined, normalize: IdentifierN
   }
 }
 
+/** What a store that fails to clear a count after a sign-in is logged as. */
+const NOT_CLEARED = "the account signed in, but its count was not cleared"
+
 /** A pass with nothing to clear when it succeeds: no identifier counted, or a store that failed. */
 const PASSED: RateLimitVerdict = { refused: false, succeeded: () => {} }
 
@@ -123,8 +126,8 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
   }
 
   /** A store that cannot answer (Redis down) must not take sign-in down with it: the attempt goes on unlimited, logged as an error, never silently. */
-  function storeFailed(error: unknown): RateLimitVerdict {
-    logger.error(new LatchkeyError("the rate-limit store failed; this attempt was not limited", { cause: error }))
+  function storeFailed(error: unknown, what = "this attempt was not limited"): RateLimitVerdict {
+    logger.error(new LatchkeyError(`the rate-limit store failed; ${what}`, { cause: error }))
     return PASSED
   }
 
@@ -166,7 +169,7 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
     } catch (error) {
       return storeFailed(error)
     }
-    if (isPromise(answers)) return answers.then((counts) => judgeCounts(host, route, counted, keys, counts), storeFailed)
+    if (isPromise(answers)) return answers.then((counts) => judgeCounts(host, route, counted, keys, counts), (error: unknown) => storeFailed(error))
     return judgeCounts(host, route, counted, keys, answers)
   }
 
@@ -198,7 +201,21 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
       if (counted[index]!.kind === "identifier") identifierKey = keys[index]!.key
     }
     if (over !== -1) return refuse(host, { route, key: counted[over]!.kind, retryAfter }, keys[over]!.key)
-    return identifierKey === undefined ? PASSED : { refused: false, succeeded: () => store.clear(identifierKey) }
+    return identifierKey === undefined ? PASSED : { refused: false, succeeded: () => clearAfterSignIn(identifierKey) }
+  }
+
+  /**
+   * Clears an account's count once it signed in. The session is already issued: a store that
+   * fails now (Redis gone between the count and the clear) is logged, never turned into a failed
+   * sign-in, as a store that fails to count is.
+   */
+  function clearAfterSignIn(key: string): void | Promise<void> {
+    try {
+      const cleared = store.clear(key)
+      if (isPromise(cleared)) return cleared.then(undefined, (error: unknown) => void storeFailed(error, NOT_CLEARED))
+    } catch (error) {
+      storeFailed(error, NOT_CLEARED)
+    }
   }
 
   // Each step goes on at once with what is not a promise: on Node the identifier's hash is a

@@ -33,3 +33,25 @@ export function commandSender(client: RedisCommandClient, store: string): (args:
   }
   throw new InvalidOptionError("client", `${store} needs an ioredis client (call) or a node-redis client (sendCommand).`)
 }
+
+/**
+ * `send`, each command raced against `timeoutMs`: a Redis that takes the connection but never
+ * answers (a partition, a stuck failover) must not hold a sign-in or a revocation forever. The
+ * command itself is not cancelled; its late answer is dropped.
+ */
+export function withDeadline(send: (args: string[]) => Promise<unknown>, timeoutMs: number): (args: string[]) => Promise<unknown> {
+  return (args) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs)
+    })
+    return Promise.race([send(args), late]).finally(() => clearTimeout(timer))
+  }
+}
+
+/** A whole number of milliseconds of at least `least`, or `fallback` when not given; refused by name otherwise. */
+export function wholeMs(value: number | undefined, name: string, fallback: number, least: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || value < least) throw new InvalidOptionError(name, `${name} must be a whole number of milliseconds, at least ${least}.`)
+  return value
+}

@@ -8,7 +8,7 @@
  */
 import { InvalidOptionError } from "../errors.js"
 import type { RateLimitCount, RateLimitKey, RateLimitStore } from "../rate-limits/types.js"
-import { commandSender, type RedisCommandClient } from "./command.js"
+import { commandSender, wholeMs, withDeadline, type RedisCommandClient } from "./command.js"
 
 /**
  * For each key, INCR, then set its window (ARGV at the key's place, in ms) when the key has no
@@ -34,6 +34,8 @@ return answers`
  * its keys. Keys start with `prefix` (default `{latchkey:rl}:`), then the route and a hashed identifier or a
  * client address. The braces are a Redis Cluster hash tag: a cluster runs one script only on keys of one slot,
  * and every key with the same tag has the same slot. A prefix of your own needs one too on a cluster.
+ * A command Redis has not answered within `timeoutMs` (default 1 000) counts as a failed store: the
+ * attempt goes on unlimited and the error is logged, as when Redis is down.
  *
  * Exported from `latchkey/redis`.
  *
@@ -48,10 +50,10 @@ return answers`
  * export const { handler, auth } = createAuth({ providers: [GitHub], rateLimits: rateLimits({ store: redisRateLimitStore(redis) }) })
  * ```
  */
-export function redisRateLimitStore(client: RedisCommandClient, options: { prefix?: string } = {}): RateLimitStore {
+export function redisRateLimitStore(client: RedisCommandClient, options: { prefix?: string; timeoutMs?: number } = {}): RateLimitStore {
   const prefix = options.prefix ?? "{latchkey:rl}:"
   if (typeof prefix !== "string") throw new InvalidOptionError("prefix", "prefix must be a string.")
-  const command = commandSender(client, "redisRateLimitStore")
+  const command = withDeadline(commandSender(client, "redisRateLimitStore"), wholeMs(options.timeoutMs, "timeoutMs", 1_000, 1))
   /** One EVAL counting every key; its answer checked to be a count and a window for each. */
   async function consumeMany(keys: readonly RateLimitKey[]): Promise<RateLimitCount[]> {
     const answer = await command(["EVAL", CONSUME_SCRIPT, String(keys.length), ...keys.map(({ key }) => prefix + key), ...keys.map(({ rule }) => String(rule.windowSeconds * 1000))])

@@ -14,7 +14,7 @@
  */
 import type { SessionVersionStore } from "../adapters/session-versions.js"
 import { InvalidOptionError } from "../errors.js"
-import { commandSender, type RedisCommandClient } from "./command.js"
+import { commandSender, wholeMs, withDeadline, type RedisCommandClient } from "./command.js"
 
 /**
  * Raises KEYS[1] to max(version + 1, ARGV[1]) (the caller's clock, in ms) and keeps it for the
@@ -44,7 +44,7 @@ export interface RedisSessionVersionsOptions {
   cacheMs?: number
   /** Users whose versions an instance keeps at once; the oldest tenth goes when full. Default 10 000. */
   maxCached?: number
-  /** Milliseconds a read waits for Redis before it counts as failed. Default 1 000. */
+  /** Milliseconds a read or a revocation waits for Redis before it counts as failed. Default 1 000. */
   timeoutMs?: number
 }
 
@@ -52,12 +52,6 @@ interface Copy {
   version: number
   /** Milliseconds since the epoch until which the copy answers without asking Redis. */
   until: number
-}
-
-function wholeMs(value: number | undefined, name: string, fallback: number, least: number): number {
-  if (value === undefined) return fallback
-  if (!Number.isSafeInteger(value) || value < least) throw new InvalidOptionError(name, `${name} must be a whole number of milliseconds, at least ${least}.`)
-  return value
 }
 
 /** A Redis reply as a version: a number or its text; nothing (no key) is 0. */
@@ -97,7 +91,7 @@ export function redisSessionVersions(client: RedisCommandClient, options: RedisS
   const cacheMs = wholeMs(options.cacheMs, "cacheMs", 5_000, 0)
   const maxCached = wholeMs(options.maxCached, "maxCached", 10_000, 1)
   const timeoutMs = wholeMs(options.timeoutMs, "timeoutMs", 1_000, 1)
-  const command = commandSender(client, "redisSessionVersions")
+  const command = withDeadline(commandSender(client, "redisSessionVersions"), timeoutMs)
   const copies = new Map<string, Copy>()
   /** Reads in flight, one per user: a burst of requests for one user waits on one GET. */
   const reading = new Map<string, Promise<number>>()
@@ -122,17 +116,9 @@ export function redisSessionVersions(client: RedisCommandClient, options: RedisS
     return version
   }
 
-  function withTimeout<T>(pending: Promise<T>): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs)
-    })
-    return Promise.race([pending, late]).finally(() => clearTimeout(timer))
-  }
-
   async function read(userId: string, stale: Copy | undefined): Promise<number> {
     try {
-      return remember(userId, versionFrom(await withTimeout(command(["GET", prefix + userId]))))
+      return remember(userId, versionFrom(await command(["GET", prefix + userId])))
     } catch (error) {
       if (stale !== undefined) return stale.version
       throw error
@@ -147,14 +133,16 @@ export function redisSessionVersions(client: RedisCommandClient, options: RedisS
       if (fresh) return read(userId, undefined)
       let pending = reading.get(userId)
       if (pending === undefined) {
-        pending = read(userId, copy).finally(() => reading.delete(userId))
-        reading.set(userId, pending)
+        const started: Promise<number> = read(userId, copy).finally(() => reading.get(userId) === started && reading.delete(userId))
+        reading.set(userId, (pending = started))
       }
       return pending
     },
     async bump(userId, ttlSeconds) {
       if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new InvalidOptionError("ttlSeconds", "ttlSeconds must be a whole number above 0.")
       const reply = await command(["EVAL", BUMP_SCRIPT, "1", prefix + userId, String(Date.now()), String(ttlSeconds)])
+      // A read sent before the revocation must not answer reads that start after it.
+      reading.delete(userId)
       return remember(userId, versionFrom(reply))
     },
   }
