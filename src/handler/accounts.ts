@@ -12,6 +12,7 @@
 import { LastSignInMethodError, OAuthAccountNotLinkedError, SessionRequiredError } from "../errors.js"
 import { sameAccount, withAdapterMethods, type AdapterAuthenticator } from "../adapters/adapter.js"
 import { revokeVersions } from "../adapters/jwt-session-token.js"
+import { hasAnotherSignInWay } from "../adapters/sign-in-ways.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
 
@@ -97,26 +98,6 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
     return found && String(found.userId) === String(userId) ? found : null
   }
 
-  /** Whether the user can still sign in some other way than with `removed` (and `removedPasskey`, its passkey). */
-  async function hasAnotherWay(userId: string, removed: { provider: string; providerAccountId: string }, removedPasskey: AdapterAuthenticator | null): Promise<boolean> {
-    const adapter = adapterWith(["getUser"], "unlinkAccount")
-    const user = await adapter.getUser(userId)
-    if (user?.email && providers.some((provider) => provider.type === "email")) return true
-    const accounts = adapter.listAccountsByUserId ? await adapter.listAccountsByUserId(userId) : undefined
-    const passkeyProviders = new Set(providers.filter((provider) => provider.type === "webauthn").map((provider) => provider.id))
-    if (adapter.listAuthenticatorsByUserId && passkeyProviders.size > 0) {
-      // Another passkey, that still signs in: passkey sign-in needs its account row too.
-      const passkeys = (await adapter.listAuthenticatorsByUserId(userId)).filter((passkey) => passkey.credentialID !== removedPasskey?.credentialID)
-      const signsIn = (passkey: AdapterAuthenticator) =>
-        !accounts || accounts.some((account) => passkeyProviders.has(account.provider) && account.providerAccountId === passkey.providerAccountId && !sameAccount(account, removed))
-      if (passkeys.some(signsIn)) return true
-    }
-    if (!accounts) return false
-    // Only accounts at a provider this app still redirects to sign anyone in.
-    const redirecting = new Set(providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => provider.id))
-    return accounts.some((account) => redirecting.has(account.provider) && !sameAccount(account, removed))
-  }
-
   return {
     revokeSession: (sessionToken) => settled.sessions.revoke(settled, sessionToken),
     revokeSessions: (user) => settled.sessions.revokeUser(settled, () => userIdOf(user)),
@@ -126,7 +107,9 @@ export function accountApi(settled: SettledConfig, providers: readonly ResolvedP
       const owner = await adapter.getUserByAccount(account)
       if (!owner || String(owner.id) !== String(userId)) throw new OAuthAccountNotLinkedError(account.provider, "this account is not linked to that user.")
       const passkey = await passkeyOf(userId, account)
-      if (!(await hasAnotherWay(userId, account, passkey))) {
+      const remaining = adapterWith(["getUser"], "unlinkAccount")
+      const remainingUser = { id: userId, email: (await remaining.getUser(userId))?.email }
+      if (!(await hasAnotherSignInWay(remaining, providers, remainingUser, { account, passkey }))) {
         throw new LastSignInMethodError(
           adapter.listAccountsByUserId ? undefined : "The adapter cannot list the user's accounts (add listAccountsByUserId), so this could be their last way to sign in."
         )

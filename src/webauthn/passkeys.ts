@@ -7,7 +7,8 @@
  * deleting need latchkey's adapter extensions (`renameAuthenticator`, `deleteAuthenticator`); an
  * adapter without them is answered `NotSupported`.
  */
-import type { AdapterAuthenticator, AdapterUser } from "../adapters/adapter.js"
+import type { AdapterUser } from "../adapters/adapter.js"
+import { hasAnotherSignInWay } from "../adapters/sign-in-ways.js"
 import { browserUser, findAuthenticator, passkeyAdapter, summarize, type PasskeyAdapter } from "./context.js"
 import type { PasskeyHost } from "./host.js"
 import { passkeyError, passkeyName } from "./routes.js"
@@ -43,7 +44,8 @@ export async function changePasskey(host: PasskeyHost, form: URLSearchParams): P
     return listed(host, adapter, user)
   }
   if (!adapter.deleteAuthenticator) return passkeyError(host, "NotSupported", 501)
-  if (!(await hasAnotherWay(host, adapter, user, stored))) return passkeyError(host, "LastSignInMethod", 409)
+  // Another passkey counts only when it still signs in (its account row at a passkey provider this app has).
+  if (!(await hasAnotherSignInWay(adapter, host.providers, user, { passkey: stored }))) return passkeyError(host, "LastSignInMethod", 409)
   await adapter.deleteAuthenticator(stored.credentialID)
   // Then its webauthn account row, which signs nobody in without the authenticator.
   for (const provider of host.providers.filter((candidate) => candidate.type === "webauthn")) {
@@ -51,18 +53,4 @@ export async function changePasskey(host: PasskeyHost, form: URLSearchParams): P
     if (account && String(account.userId) === String(user.id)) await adapter.unlinkAccount?.({ provider: provider.id, providerAccountId: stored.providerAccountId })
   }
   return listed(host, adapter, user)
-}
-
-/**
- * Whether the user can still sign in without `removed`: another passkey, an email provider and an
- * address, or an account with a configured OAuth provider. An adapter that cannot list accounts
- * cannot show the last, so the answer is then no.
- */
-async function hasAnotherWay(host: PasskeyHost, adapter: PasskeyAdapter, user: AdapterUser, removed: AdapterAuthenticator): Promise<boolean> {
-  const passkeys = await adapter.listAuthenticatorsByUserId(String(user.id))
-  if (passkeys.some((passkey) => passkey.credentialID !== removed.credentialID)) return true
-  if (user.email && host.providers.some((provider) => provider.type === "email")) return true
-  if (!adapter.listAccountsByUserId) return false
-  const redirecting = new Set(host.providers.filter((provider) => provider.type === "oauth" || provider.type === "oidc").map((provider) => provider.id))
-  return (await adapter.listAccountsByUserId(String(user.id))).some((account) => redirecting.has(account.provider))
 }
