@@ -91,7 +91,9 @@ class CookieJar {
   }
 }
 
-function isRefusalPage(url: URL, pages: ErrorPages): boolean {
+/** Whether `url` is one of the app's own pages that show a refusal: under basePath, or a custom sign-in or error page. Never another origin's. */
+function isRefusalPage(url: URL, base: URL, pages: ErrorPages): boolean {
+  if (url.origin !== base.origin) return false
   if (url.pathname.startsWith(`${pages.basePath}/`)) return true
   return [pages.signIn, pages.error].some((page) => page !== undefined && new URL(page, url).pathname === url.pathname)
 }
@@ -104,7 +106,7 @@ async function outcomeOf(response: Response, base: URL, pages: ErrorPages): Prom
   const location = response.headers.get("location")
   if (response.status >= 300 && response.status < 400 && location) {
     const url = new URL(location, base)
-    const error = isRefusalPage(url, pages) ? url.searchParams.get("error") : null
+    const error = isRefusalPage(url, base, pages) ? url.searchParams.get("error") : null
     if (error) return { ok: false, url: url.href, error, code: url.searchParams.get("code") ?? undefined }
     return { ok: true, url: url.href, error: undefined, code: undefined }
   }

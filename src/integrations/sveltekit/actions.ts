@@ -136,8 +136,11 @@ export async function runPasswordForm(auth: Pick<Auth, "handler">, pages: ErrorP
   const form = await event.request.formData()
   const { result, setCookies } = await runPasswordAction(auth, pages.basePath, actionRequestOf(event), route, passwordFields(form, undefined))
   writeCookies(event, setCookies)
+  if (result.url) return { result, next: result.url }
+  // The handler answers every success with its URL; without one, the form's own fields decide, so only a page on the app.
   const fallback = form.get("redirectTo")
-  return { result, next: result.url ?? new URL(typeof fallback === "string" ? fallback : (refererPath(event.request.headers) ?? "/"), event.url).href }
+  const next = new URL(typeof fallback === "string" ? fallback : (refererPath(event.request.headers) ?? "/"), event.url)
+  return { result, next: next.origin === event.url.origin ? next.href : new URL("/", event.url).href }
 }
 
 /**
