@@ -8,6 +8,7 @@ import { encodeBase64url } from "../lib/base64url.js"
 import { decode } from "../jwt/decode.js"
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "../jwt/get-token.js"
 import { doctorCommand, DOCTOR_USAGE } from "./doctor/command.js"
+import { appEnvironment } from "./env-files.js"
 import { initCommand, INIT_USAGE } from "./init/command.js"
 import { migrateCommand, schemaCommand } from "./schema/command.js"
 import { SCHEMA_USAGE } from "./schema/options.js"
@@ -17,17 +18,24 @@ export type { CliIO } from "./io.js"
 
 const ENV_FILE = ".env.local"
 
-const USAGE = `Usage:
-  latchkey --version, -v            Print the installed latchkey version.
-  latchkey secret [--write]         Print a new random AUTH_SECRET (32 bytes, base64url).
-                                    --write adds it to ${ENV_FILE}, never replacing one already there.
-  latchkey decode <token> [--salt S]
+const SECRET_USAGE = `  latchkey secret [--write]         Print a new random AUTH_SECRET (32 bytes, base64url).
+                                    --write adds it to ${ENV_FILE}, never replacing one the app reads.`
+
+const DECODE_USAGE = `  latchkey decode <token> [--salt S]
                                     Decode a session token with AUTH_SECRET (and AUTH_SECRET_1..3).
                                     The salt defaults to the cookie name; both
-                                    ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.
+                                    ${SECURE_SESSION_COOKIE_NAME} and ${SESSION_COOKIE_NAME} are tried.`
+
+const USAGE = `Usage:
+  latchkey --version, -v            Print the installed latchkey version.
+${SECRET_USAGE}
+${DECODE_USAGE}
 ${INIT_USAGE}
 ${SCHEMA_USAGE}
 ${DOCTOR_USAGE}`
+
+/** Each command's own usage, for `latchkey <command> --help` (init prints its own). */
+const COMMAND_USAGE: Record<string, string> = { secret: SECRET_USAGE, decode: DECODE_USAGE, schema: SCHEMA_USAGE, migrate: SCHEMA_USAGE, doctor: DOCTOR_USAGE }
 
 function newSecret(): string {
   return encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
@@ -46,6 +54,12 @@ function secretCommand(args: string[], io: CliIO): number {
   const existing = io.readFile(ENV_FILE)
   if (existing !== undefined && HAS_AUTH_SECRET.test(existing)) {
     io.err(`${ENV_FILE} already sets AUTH_SECRET; it was left unchanged.`)
+    return 1
+  }
+  // One the app reads from .env or the environment counts too: a new one in .env.local would win over it and sign everyone out.
+  const { env, sources } = appEnvironment(io)
+  if (env.AUTH_SECRET) {
+    io.err(`AUTH_SECRET is already set (in ${sources.AUTH_SECRET}); ${ENV_FILE} was left unchanged.`)
     return 1
   }
   const prefix = existing === undefined || existing === "" || existing.endsWith("\n") ? existing ?? "" : `${existing}\n`
@@ -115,6 +129,11 @@ function usageError(io: CliIO, message: string): number {
 /** Runs the CLI with `args` (without the node and script paths) and answers the exit code. */
 export async function runCli(args: string[], io: CliIO, parseEnvFile: (text: string) => EnvRecord): Promise<number> {
   const [command, ...rest] = args
+  // Asking for help is not a usage error: the command's usage, on stdout, exit 0.
+  if (command !== undefined && Object.hasOwn(COMMAND_USAGE, command) && (rest.includes("--help") || rest.includes("-h"))) {
+    io.out(`Usage:\n${COMMAND_USAGE[command]}`)
+    return 0
+  }
   switch (command) {
     case "secret":
       return secretCommand(rest, io)

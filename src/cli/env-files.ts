@@ -8,6 +8,9 @@ import type { CliIO } from "./io.js"
 /** The files read, lowest precedence first. */
 export const ENV_FILES = [".env", ".env.local"] as const
 
+/** A value in quotes (double, single or backticks), then at most white space and a comment. */
+const QUOTED = /^(["'`])(.*?)\1\s*(?:#.*)?$/
+
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/
 
 /** The variables of a dotenv text: `KEY=value`, quoted values, `#` comments. */
@@ -17,9 +20,10 @@ export function parseEnvText(text: string): Record<string, string> {
     const match = LINE.exec(line)
     if (!match) continue
     const [, name, raw = ""] = match
-    const quote = raw[0]
-    if ((quote === '"' || quote === "'") && raw.length >= 2 && raw.endsWith(quote)) {
-      const inner = raw.slice(1, -1)
+    // A quoted value ends at its closing quote; a `# comment` may follow it, as dotenv and Node's parseEnv read it.
+    const quoted = QUOTED.exec(raw)
+    if (quoted !== null) {
+      const [, quote, inner = ""] = quoted
       values[name!] = quote === '"' ? inner.replace(/\\n/g, "\n") : inner
     } else {
       values[name!] = raw.replace(/\s+#.*$/, "")
@@ -29,7 +33,7 @@ export function parseEnvText(text: string): Record<string, string> {
 }
 
 /** The variables the app sees: the environment over `.env.local` over `.env`, and where each came from. */
-export function appEnvironment(io: CliIO): { env: Record<string, string>; sources: Record<string, string> } {
+export function appEnvironment(io: Pick<CliIO, "readFile" | "env">): { env: Record<string, string>; sources: Record<string, string> } {
   const env: Record<string, string> = {}
   const sources: Record<string, string> = {}
   for (const file of ENV_FILES) {

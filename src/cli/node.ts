@@ -2,7 +2,7 @@
 /**
  * The `latchkey` executable: Node's real I/O around the commands in `commands.ts`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { pathToFileURL } from "node:url"
@@ -62,7 +62,10 @@ const io: CliIO & InitIO = {
   writeFile: (name, contents) => {
     const path = resolve(process.cwd(), name)
     mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, contents, { mode: name.startsWith(".env") ? 0o600 : 0o644 })
+    const secret = name.startsWith(".env")
+    writeFileSync(path, contents, { mode: secret ? 0o600 : 0o644 })
+    // `mode` applies only to a file this call creates: one that was there keeps its own, however loose.
+    if (secret) chmodSync(path, 0o600)
   },
   importModule: (name) => import(pathToFileURL(resolve(process.cwd(), name)).href),
   // Without a terminal nobody can answer: the answer is no, and `--yes` is the way to say yes.

@@ -9,6 +9,7 @@
 import { readEnv, type EnvRecord } from "../../env.js"
 import { askUntilKnown, DEFAULT_DATABASE, DEFAULT_PROVIDERS, hasPasswords, parseDatabase, parseFramework, parseProviders, PASSWORD_DEFAULT_DATABASE, splitNames, UnknownChoice, type Ask } from "./choose.js"
 import { detectFramework, detectLayout, readManifest } from "./detect.js"
+import { appEnvironment } from "../env-files.js"
 import { ENV_FILE, mergeEnvFile } from "./env-file.js"
 import { parseInitFlags, type InitFlags } from "./options.js"
 import { FRAMEWORK_TITLES, type Database, type Framework, type InitChoices } from "./plan.js"
@@ -22,6 +23,8 @@ export interface InitIO {
   err(line: string): void
   readFile(name: string): string | undefined
   writeFile(name: string, contents: string): void
+  /** The process environment, where the app may already read a variable init would write. */
+  env?: EnvRecord
   /** Present only when stdin is a terminal: `init` asks only then. */
   ask?: Ask
 }
@@ -101,12 +104,18 @@ function writeFiles(choices: InitChoices, io: InitIO): { devOrigin: string; next
 
 function writeEnvFile(choices: InitChoices, devOrigin: string, io: InitIO): void {
   const existing = io.readFile(ENV_FILE)
-  const merged = mergeEnvFile(existing, envEntries(choices, devOrigin))
+  // A variable the app already reads from .env or the environment stays as it is: one added to
+  // .env.local would win over it (a new AUTH_SECRET signs everyone out).
+  const { env, sources } = appEnvironment({ readFile: io.readFile, env: io.env ?? {} })
+  const entries = envEntries(choices, devOrigin)
+  const elsewhere = entries.filter(({ name }) => env[name] && sources[name] !== ENV_FILE)
+  const merged = mergeEnvFile(existing, entries.filter((entry) => !elsewhere.includes(entry)))
   if (merged.text !== undefined) {
     io.writeFile(ENV_FILE, merged.text)
     io.out(`  ${existing === undefined ? "created" : "updated"}  ${ENV_FILE} (${merged.added.join(", ")})`)
   }
   if (merged.kept.length > 0) io.out(`  skipped  ${merged.kept.join(", ")} in ${ENV_FILE} (already set; left unchanged)`)
+  for (const { name } of elsewhere) io.out(`  skipped  ${name} (already set in ${sources[name]}; left unchanged)`)
   const ignore = io.readFile(".gitignore")
   if (ignore !== undefined && !/^\s*\/?\.env(\*|\.local|\.\*)?\s*$/m.test(ignore)) io.err(`Warning: .gitignore does not list ${ENV_FILE}; add it so the secret is never committed.`)
 }

@@ -85,13 +85,24 @@ function writeAll(io: CliIO, options: SchemaOptions, features: SchemaFeatures, d
   const dialect = options.dialect ?? "postgres"
   const files: Array<[string, string]> = FLAVOURS[options.adapter].dialects.map((each) => [`${each}.sql`, render({ ...options, format: "sql" }, features, each)])
   files.push(["schema.prisma", prismaSchemaFile(dialect, features)], ["drizzle-schema.ts", drizzleSchemaFile(dialect, features)])
+  let skipped = 0
   for (const [name, contents] of files) {
     const path = `${directory.replace(/\/+$/, "")}/${name}`
+    // A file latchkey did not write (the app's own prisma/schema.prisma) is never replaced.
+    const existing = io.readFile(path)
+    if (existing !== undefined && !GENERATED.test(existing)) {
+      io.err(`skipped ${path}: it exists and latchkey schema did not write it`)
+      skipped++
+      continue
+    }
     io.writeFile(path, contents)
     io.out(`wrote ${path}`)
   }
-  return 0
+  return skipped === 0 ? 0 : 1
 }
+
+/** The first line of every file `latchkey schema` writes. */
+const GENERATED = /^(?:--|\/\/) latchkey schema for /
 
 /** A failure as one line: a latchkey error by its code, a driver's by its code and message (never its data). */
 function failureLine(failure: unknown): string {
