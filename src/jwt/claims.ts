@@ -52,18 +52,33 @@ export function claimsToWrite(token: unknown, maxAge: number, jti: string): stri
     throw new InvalidOptionError("maxAge", "maxAge must be a positive whole number of seconds.")
   }
   const iat = nowInSeconds()
+  let json: string
   try {
     // Usually none of the three is set and nothing has toJSON: then the claims serialize on their
     // own and the three are appended, the same bytes as serializing a spread copy, without it.
     if (!Object.hasOwn(token, "iat") && !Object.hasOwn(token, "exp") && !Object.hasOwn(token, "jti") && !("toJSON" in token)) {
       const own = JSON.stringify(token)
       const added = `"iat":${iat},"exp":${iat + maxAge},"jti":${JSON.stringify(jti)}}`
-      return own === "{}" ? `{${added}` : `${own.slice(0, -1)},${added}`
+      return readable(own === "{}" ? `{${added}` : `${own.slice(0, -1)},${added}`)
     }
-    return JSON.stringify({ ...token, iat, exp: iat + maxAge, jti })
+    json = JSON.stringify({ ...token, iat, exp: iat + maxAge, jti })
   } catch (cause) {
+    if (cause instanceof InvalidOptionError) throw cause
     throw new InvalidOptionError("token", "The token's claims cannot be serialized as JSON.", { cause })
   }
+  return readable(json)
+}
+
+/**
+ * `json`, once sure decode will read it back: a `__proto__` key at any depth (a parsed profile
+ * copied into the token) is refused here, by name, rather than sealed into a session that every
+ * later read refuses, signing the user out without a word. Only a text holding the key is parsed.
+ */
+function readable(json: string): string {
+  if (json.includes('"__proto__"') && parseStrictJson(json) === AMBIGUOUS) {
+    throw new InvalidOptionError("token", "A claim, or an object inside one, may not hold a key named __proto__.")
+  }
+  return json
 }
 
 function numericDate(claims: Record<string, unknown>, name: string, required: boolean): number | undefined {

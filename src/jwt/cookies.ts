@@ -246,10 +246,11 @@ export function readTokenCookie(header: string | null, name: string): string | u
   const lone = loneTokenCookie(header, name, at)
   if (lone !== undefined) return lone
   let sentTwice = false
-  let relevantNames: string[] | undefined
+  // Sets, not arrays: a header of thousands of pairs named like chunks must cost linear time, not quadratic.
+  let relevantNames: Set<string> | undefined
   let whole: string | undefined
-  let chunkIndexes: number[] | undefined
-  let chunkValues: string[] | undefined
+  // Each chunk's value by its index, in the order first seen (the first of a name wins).
+  let chunkValues: Map<number, string> | undefined
   while (at !== -1) {
     const start = header.lastIndexOf(";", at) + 1
     let end = header.indexOf(";", at)
@@ -258,8 +259,8 @@ export function readTokenCookie(header: string | null, name: string): string | u
     if (equals >= end) equals = -1
     const recorded = recordedName(header, start, equals === -1 ? end : equals, name)
     if (recorded !== undefined) {
-      if (relevantNames?.includes(recorded)) sentTwice = true
-      ;(relevantNames ??= []).push(recorded)
+      if (relevantNames?.has(recorded)) sentTwice = true
+      else (relevantNames ??= new Set()).add(recorded)
     }
     if (equals !== -1) {
       let keyStart = start
@@ -273,9 +274,8 @@ export function readTokenCookie(header: string | null, name: string): string | u
         if (key === name || index !== undefined) {
           if (index === undefined) {
             whole ??= cookieValue(header, equals + 1, end)
-          } else if (!chunkIndexes?.includes(index)) {
-            ;(chunkIndexes ??= []).push(index)
-            ;(chunkValues ??= []).push(cookieValue(header, equals + 1, end))
+          } else if (!chunkValues?.has(index)) {
+            ;(chunkValues ??= new Map()).set(index, cookieValue(header, equals + 1, end))
           }
         }
       }
@@ -283,16 +283,15 @@ export function readTokenCookie(header: string | null, name: string): string | u
     at = header.indexOf(name, end)
   }
   if (sentTwice) throw new InvalidTokenError("invalid_chunks", "The session cookie was sent more than once.")
-  if (whole && chunkIndexes !== undefined) throw new InvalidTokenError("invalid_chunks", "The session cookie was sent both whole and in chunks.")
+  if (whole && chunkValues !== undefined) throw new InvalidTokenError("invalid_chunks", "The session cookie was sent both whole and in chunks.")
   if (whole) return whole
-  if (chunkIndexes === undefined) return undefined
+  if (chunkValues === undefined) return undefined
   const chunks: string[] = []
-  for (let i = 0; i < chunkIndexes.length; i++) {
-    const index = chunkIndexes[i]!
+  for (const [index, value] of chunkValues) {
     if (index >= MAX_CHUNKS) throw new InvalidTokenError("invalid_chunks", `The session cookie has more than ${MAX_CHUNKS} chunks.`)
-    chunks[index] = chunkValues![i]!
+    chunks[index] = value
   }
-  if (chunkIndexes.length !== chunks.length) throw new InvalidTokenError("invalid_chunks", "The session cookie is missing a chunk.")
+  if (chunkValues.size !== chunks.length) throw new InvalidTokenError("invalid_chunks", "The session cookie is missing a chunk.")
   const joined = chunks.join("")
   return joined === "" ? undefined : joined
 }
