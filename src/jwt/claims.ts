@@ -46,8 +46,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function claimsToWrite(token: unknown, maxAge: number, jti: string): string {
   if (!isPlainObject(token)) throw new InvalidOptionError("token", "The token must be a plain object of claims.")
-  // decode refuses it (two readers could disagree on what it means), so encode never writes it.
-  if (Object.hasOwn(token, "__proto__")) throw new InvalidOptionError("token", "A claim may not be named __proto__.")
   if (!Number.isSafeInteger(maxAge) || maxAge <= 0) {
     throw new InvalidOptionError("maxAge", "maxAge must be a positive whole number of seconds.")
   }
@@ -70,13 +68,14 @@ export function claimsToWrite(token: unknown, maxAge: number, jti: string): stri
 }
 
 /**
- * `json`, once sure decode will read it back: a `__proto__` key at any depth (a parsed profile
- * copied into the token) is refused here, by name, rather than sealed into a session that every
- * later read refuses, signing the user out without a word. Only a text holding the key is parsed.
+ * `json`, once sure decode will read it back. decode refuses a `__proto__` key at any depth (two
+ * readers could disagree on what it means), so one here (a claim, or a parsed profile copied into
+ * the token) is refused by name, rather than sealed into a session that every later read refuses,
+ * signing the user out without a word. Only a text holding the key is parsed.
  */
 function readable(json: string): string {
   if (json.includes('"__proto__"') && parseStrictJson(json) === AMBIGUOUS) {
-    throw new InvalidOptionError("token", "A claim, or an object inside one, may not hold a key named __proto__.")
+    throw new InvalidOptionError("token", "No key in the claims may be named __proto__.")
   }
   return json
 }
