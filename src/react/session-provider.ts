@@ -4,7 +4,7 @@
  * request on mount. When the server renders the page again with a different session (after a
  * server action signed in or out), the new prop becomes the state.
  */
-import { createElement, useLayoutEffect, useMemo, useState, type ReactNode } from "react"
+import { createElement, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react"
 import { createAuthClient } from "../client/client.js"
 import { stateOf } from "../client/store.js"
 import type { AuthClient, AuthClientOptions } from "../client/types.js"
@@ -72,11 +72,15 @@ export type SessionProviderProps<S extends Session = Session> = {
 export function SessionProvider<S extends Session = Session>(props: SessionProviderProps<S>): ReactNode {
   const { children, session, client: given, basePath, refetchOnWindowFocus, refetchInterval, onError } = props
   const key = session === undefined ? undefined : JSON.stringify(session)
-  // A client made here starts from the session rendered when it is made (later ones arrive below).
-  const client = useMemo(
-    () => (given ?? createAuthClient<S>({ basePath, refetchOnWindowFocus, refetchInterval, session, onError })) as unknown as AuthClient,
-    [given, basePath, refetchOnWindowFocus, refetchInterval],
-  )
+  // A client made here starts from the session rendered when it is made (later ones arrive below),
+  // or, replacing one (new options), from what that one knows: a sign-out since the render stands.
+  const previous = useRef<AuthClient | undefined>(undefined)
+  const client = useMemo(() => {
+    const known = previous.current?.getState()
+    const start = known && known.status !== "loading" ? (known.data as S | null) : session
+    return (given ?? createAuthClient<S>({ basePath, refetchOnWindowFocus, refetchInterval, session: start, onError })) as unknown as AuthClient
+  }, [given, basePath, refetchOnWindowFocus, refetchInterval])
+  previous.current = client
   // A client passed in may be shared (module scope): on the server it is never written to, so one
   // request's session cannot reach another's render; in the browser it learns the rendered session
   // before the first snapshot is read, so hydration does not fall back to "loading".

@@ -2,7 +2,7 @@
  * `useSession` and `useAuthClient`: the session state of the nearest `SessionProvider`, read with
  * `useSyncExternalStore`, so every component sees the same state in the same render.
  */
-import { useCallback, useContext, useEffect, useMemo, useSyncExternalStore } from "react"
+import { useCallback, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from "react"
 import type { AuthClient, SessionState, SessionStatus } from "../client/types.js"
 import { MissingSessionProviderError } from "../errors.js"
 import type { Session } from "../types.js"
@@ -83,11 +83,14 @@ export function useSession<S extends Session = Session>(options: UseSessionOptio
   const state = (pending && rendered ? rendered : stored) as SessionState<S>
   const { required = false, onUnauthenticated } = options
   const sendAway = required && state.status === "unauthenticated"
+  // The latest callback, not a dependency: an inline arrow is new on every render, and each would send the user away again.
+  const latest = useRef(onUnauthenticated)
+  latest.current = onUnauthenticated
   useEffect(() => {
     if (!sendAway) return
-    if (onUnauthenticated) onUnauthenticated()
+    if (latest.current) latest.current()
     else void client.signIn(undefined, { redirectTo: location.href })
-  }, [sendAway, client, onUnauthenticated])
+  }, [sendAway, client])
   const update = useCallback((data?: unknown) => client.update(data) as Promise<S | null>, [client])
   const status: SessionStatus = required && state.status !== "authenticated" ? "loading" : state.status
   return useMemo(() => ({ data: state.data, status, update }), [state.data, status, update])
