@@ -68,6 +68,19 @@ function requestBody(req: NodeRequest, headers: Headers): BodyInit | undefined {
 }
 
 /**
+ * The request's URL on its Host. A Host that is no host (`a b`, `[::1`) must not throw here: the
+ * request is built on localhost, keeping its Host header, so the handler answers it 400 and `auth()`
+ * answers null, as for any request; a throw would be a 500 anyone could cause on every route.
+ */
+function requestUrl(target: string, scheme: string, host: string | undefined): URL {
+  try {
+    return new URL(target, `${scheme}${host ?? "localhost"}`)
+  } catch {
+    return new URL(target.startsWith("/") ? target : "/", `${scheme}localhost`)
+  }
+}
+
+/**
  * The Web Request for a Node request.
  *
  * Exported from `latchkey/node`.
@@ -84,7 +97,7 @@ function requestBody(req: NodeRequest, headers: Headers): BodyInit | undefined {
  */
 export function toWebRequest(req: NodeRequest): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
-  const url = new URL(req.originalUrl ?? req.url ?? "/", `${encrypted ? "https" : "http"}://${req.headers.host ?? "localhost"}`)
+  const url = requestUrl(req.originalUrl ?? req.url ?? "/", `${encrypted ? "https" : "http"}://`, req.headers.host)
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item)

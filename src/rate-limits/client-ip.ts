@@ -41,7 +41,7 @@ const PRESETS: Record<string, { header: string; hops: number }> = {
 const MAX_IP_LENGTH = 64
 
 /** The `hops`-th entry from the right of a comma-separated header, trimmed; undefined when it has fewer. */
-function fromRight(value: string, hops: number): string | undefined {
+export function fromRight(value: string, hops: number): string | undefined {
   // One proxy and one address, the usual case: nothing to split.
   if (hops === 1 && !value.includes(",")) return value.trim()
   const entries = value.split(",")
@@ -133,6 +133,15 @@ export function clientKeyOfRequest(request: Request, proxy: TrustedProxy | undef
   const { header, hops = 1 } = typeof proxy === "string" ? PRESETS[proxy]! : proxy
   const value = request.headers.get(header)
   return value === null ? undefined : clientKeyOf(fromRight(value, hops))
+}
+
+/**
+ * How many of the app's own proxies append to a forwarding header under `proxy`: 1 for a preset,
+ * an object's `hops`; undefined without a setting, or for a function (it knows the peer, not the chain).
+ */
+export function proxyHops(proxy: TrustedProxy | undefined): number | undefined {
+  if (proxy === undefined || typeof proxy === "function") return undefined
+  return typeof proxy === "string" ? 1 : (proxy.hops ?? 1)
 }
 
 /** Whether `value` is a setting {@link clientKeyOfRequest} can use. */
