@@ -92,7 +92,8 @@ function Grab({ into }: { into: { client?: AuthClient } }) {
   return null
 }
 
-const flush = () => act(async () => void (await new Promise((resolve) => setTimeout(resolve, 20))))
+// Long enough for a read the handler answers in process, on a loaded CI machine too.
+const flush = () => act(async () => void (await new Promise((resolve) => setTimeout(resolve, 100))))
 
 let roots: Root[] = []
 let globals: ReturnType<typeof browserGlobals>

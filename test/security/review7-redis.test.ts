@@ -324,7 +324,7 @@ describe("review7: redisRefreshStore", () => {
     await one.release("lock:h", "owner-1")
     expect(await two.acquire("lock:h", "owner-2", 5_000)).toBe(true)
     expect(await redis.pttl(`${prefix}lock:h`)).toBeGreaterThan(0)
-    await one.put("result:h", "sealed", 0.2)
+    await one.put("result:h", "sealed", 60_000) // ttlMs: milliseconds
     expect(await redis.pttl(`${prefix}result:h`)).toBeGreaterThan(0)
     await otherApp.release("lock:h", "owner-3")
   })
