@@ -57,11 +57,9 @@ export function claimsToWrite(token: unknown, maxAge: number, jti: string): stri
     if (!Object.hasOwn(token, "iat") && !Object.hasOwn(token, "exp") && !Object.hasOwn(token, "jti") && !("toJSON" in token)) {
       const own = JSON.stringify(token)
       const added = `"iat":${iat},"exp":${iat + maxAge},"jti":${JSON.stringify(jti)}}`
-      return readable(own === "{}" ? `{${added}` : `${own.slice(0, -1)},${added}`)
-    }
-    json = JSON.stringify({ ...token, iat, exp: iat + maxAge, jti })
+      json = own === "{}" ? `{${added}` : `${own.slice(0, -1)},${added}`
+    } else json = JSON.stringify({ ...token, iat, exp: iat + maxAge, jti })
   } catch (cause) {
-    if (cause instanceof InvalidOptionError) throw cause
     throw new InvalidOptionError("token", "The token's claims cannot be serialized as JSON.", { cause })
   }
   return readable(json)

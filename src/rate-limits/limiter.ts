@@ -169,7 +169,7 @@ export function createRateLimiter(plugIn: RateLimitPlugIn | undefined, secret: s
     } catch (error) {
       return storeFailed(error)
     }
-    if (isPromise(answers)) return answers.then((counts) => judgeCounts(host, route, counted, keys, counts), (error: unknown) => storeFailed(error))
+    if (isPromise(answers)) return answers.then((counts) => judgeCounts(host, route, counted, keys, counts), storeFailed)
     return judgeCounts(host, route, counted, keys, answers)
   }
 
