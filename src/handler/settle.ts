@@ -23,6 +23,7 @@ import type { AuthConfig, AuthPages } from "./options.js"
 import { settleRedirectProxy } from "./redirect-proxy.js"
 import { settleProviderTokens } from "./settle-provider-tokens.js"
 import { settleRateLimits } from "./rate-limit-settle.js"
+import { pageColor } from "./pages/layout.js"
 
 const DAY = 24 * 60 * 60
 
@@ -38,6 +39,7 @@ export function settleConfig(config: AuthConfig): SettledConfig {
   if (!basePath.startsWith("/")) throw new InvalidOptionError("basePath", "basePath must start with /.")
   checkCookiesOption(config.cookies)
   checkPages(config.pages, pinnedUrl)
+  checkThemeColors(config.theme, logger)
   const redirectProxyUrl = config.redirectProxyUrl ?? readEnv("AUTH_REDIRECT_PROXY_URL", env)
   const sessionMaxAge = wholeSeconds(config.session?.maxAge ?? config.jwt?.maxAge, "session.maxAge", 30 * DAY)
   if (sessionMaxAge === 0) throw new InvalidOptionError("session.maxAge", "session.maxAge must be more than 0 seconds.")
@@ -76,6 +78,18 @@ export function settleConfig(config: AuthConfig): SettledConfig {
     ...settleRateLimits(config, env, secret[0]!, logger),
     instance: config,
   }
+}
+
+/**
+ * The built-in pages take hex colours (they work out a readable text colour from one): any other
+ * is named at start-up, so a theme that does not show is never a mystery. The pages use their
+ * default; an email's message gets the theme as written, as Auth.js's does.
+ */
+function checkThemeColors(theme: AuthConfig["theme"], logger: Required<LoggerInstance>): void {
+  const unusable = (["brandColor", "buttonText"] as const).filter((name) => theme?.[name] !== undefined && pageColor(theme[name]) === undefined)
+  if (unusable.length === 0) return
+  const named = unusable.map((name) => `theme.${name} ${JSON.stringify(String(theme![name])).slice(0, 80)}`).join(" and ")
+  logger.warn("THEME_COLOR", { message: `${named}: the built-in pages take #rgb or #rrggbb colours, and use their default instead` })
 }
 
 /**

@@ -56,11 +56,24 @@ button svg,button img{width:1.25rem;height:1.25rem;flex:none}button:hover{filter
 .hint{margin:-.375rem 0 0;font-size:.875rem;text-align:left}[aria-invalid=true]{border-color:var(--error-text)}
 .logo{display:block;max-height:3rem;margin:0 auto 1rem}a{color:inherit}`
 
+/**
+ * A theme colour as the pages can use it, `#rrggbb` (a `#rgb` one spelled out), or undefined: the
+ * pages work out a readable text colour from the brand colour, which takes hex. Only such a
+ * colour is ever written into a page's style (settle.ts warns about any other at start-up).
+ */
+export function pageColor(value: unknown): string | undefined {
+  if (typeof value !== "string" || !/^#(?:[0-9a-f]{3}){1,2}$/i.test(value)) return undefined
+  const hex = value.toLowerCase()
+  return hex.length === 7 ? hex : `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}`
+}
+
 /** A full page around `content`; `script` (a URL) is the one deferred script a page with passkeys loads. */
 export function page(title: string, content: string, theme: AuthTheme = {}, script?: string): string {
-  const brand = theme.brandColor && /^#[0-9a-f]{6}$/i.test(theme.brandColor) ? theme.brandColor : "#346df1"
+  const brand = pageColor(theme.brandColor) ?? "#346df1"
+  // The buttons' text: the app's `buttonText` (as Auth.js's pages use it), else black or white, whichever reads.
+  const text = pageColor(theme.buttonText) ?? textColorOn(brand)
   const logo = theme.logo ? `<img class="logo" src="${escapeHtml(theme.logo)}" alt="">` : ""
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${colorSchemeCss(theme.colorScheme)}:root{--brand:${brand};--brand-text:${textColorOn(brand)}}${BASE_CSS}</style>${script === undefined ? "" : `<script src="${escapeHtml(script)}" defer></script>`}</head><body><main>${logo}${content}</main></body></html>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${colorSchemeCss(theme.colorScheme)}:root{--brand:${brand};--brand-text:${text}}${BASE_CSS}</style>${script === undefined ? "" : `<script src="${escapeHtml(script)}" defer></script>`}</head><body><main>${logo}${content}</main></body></html>`
 }
 
 /** A button in the brand colour (or `color`), with an optional leading logo. */
