@@ -101,7 +101,7 @@ export async function resolveSignIn(given: AccountLinkingMethods, params: Resolv
       throw new OAuthAccountNotLinkedError(provider.id, "another user has this email; sign in with the provider used before, then link this one.")
     }
     // Linking by address trusts the provider to have proven it; one that says it has not is not trusted for it.
-    if (params.profile?.email_verified === false) {
+    if (saysUnverified(params.profile?.email_verified)) {
       throw new OAuthAccountNotLinkedError(provider.id, "another user has this email, and the provider says it has not verified it.")
     }
     return { user: sameEmail, account: await link(adapter, account, sameEmail.id), isNewUser: false, isNewAccount: true }
@@ -131,4 +131,13 @@ async function link(adapter: Required<Pick<AccountLinkingMethods, "linkAccount">
   } catch (failure) {
     throw new AdapterError("linkAccount", failure, (await import("../lib/driver-errors.js")).driverErrorHint(failure))
   }
+}
+
+/**
+ * Whether a profile's `email_verified` says the address is not proven: any value but `true` (or
+ * the string "true", which Apple's older tokens and some providers' userinfo send). Absent says
+ * nothing, and links as Auth.js does; `"false"` must refuse as `false` does.
+ */
+function saysUnverified(claim: unknown): boolean {
+  return claim !== undefined && claim !== null && claim !== true && String(claim).toLowerCase() !== "true"
 }
