@@ -14,6 +14,7 @@ import type { EmailConfig, AppProvider } from "../providers/types.js"
 import type { User } from "../types.js"
 import { fireEvent } from "../adapters/events.js"
 import { voidUnprovenPassword } from "../adapters/hide-password.js"
+import { ownRow } from "../adapters/token-rows.js"
 import type { RequestContext } from "./context.js"
 import { sha256, sha256Hex } from "../jwt/digest.js"
 import { revokeSessions, type SignInOutcome } from "./complete-sign-in.js"
@@ -95,8 +96,8 @@ async function useStoredToken(context: RequestContext, provider: EmailConfig, em
     const stored = await adapter.useVerificationToken({ identifier: email, token: hashed })
     // The token's hash does not cover the address (Auth.js's format), and a collation that folds
     // finds a look-alike's row for it: a link mailed to ada@exämple.com, edited to name
-    // ada@example.com, must not sign in as her. Only the row of the very address proves it.
-    if (stored) return stored.expires.getTime() < Date.now() || stored.identifier !== email ? undefined : stored
+    // ada@example.com, must not sign in as her. Only the row of the very address and token proves it.
+    if (stored) return stored.expires.getTime() < Date.now() || !ownRow(stored, email, hashed) ? undefined : stored
   }
   return undefined
 }

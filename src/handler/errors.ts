@@ -63,7 +63,7 @@ export const ERROR_MESSAGES: Record<ClientErrorCode | "Default", string> = {
   MissingCSRF: "Your session has expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a few minutes, then try again.",
   CaptchaFailed: "Please complete the verification challenge, then try again.",
-  EmailNotVerified: "Your email address is not confirmed yet. We sent you a new link: open it, then sign in.",
+  EmailNotVerified: "Your email address is not confirmed yet. Open the newest link we sent you, then sign in.",
   InvalidToken: "This link is no longer valid. It may have been used already, replaced by a newer one, or expired. Request a new one.",
   PasswordPolicy: "This password cannot be used. Choose a longer one that is not a common or leaked password.",
   SessionRequired: "Please sign in first.",

@@ -38,13 +38,17 @@ export async function replacePassword({ adapter }: RouteContext, userId: string,
   await Promise.all([endTokens(adapter, "change-email", userId), endTokens(adapter, "reset", userId)])
 }
 
-/** Issues a token of `kind` for the user and mails its link to `to`. */
-export async function mailLink(route: RouteContext, kind: TokenKind, user: AdapterUser, to: string, callbackUrl?: string | null): Promise<void> {
+/**
+ * Issues a token of `kind` for the user and mails its link to `to`; nothing when `notWithinMs` is
+ * given and the newest link of that kind is younger than it.
+ */
+export async function mailLink(route: RouteContext, kind: TokenKind, user: AdapterUser, to: string, callbackUrl?: string | null, notWithinMs?: number): Promise<void> {
   const { host, provider, adapter } = route
   // A verification link names the browser that proved the password (sign-up, or a sign-in before
   // verifying): opened there it verifies at once; anywhere else the password confirms it (recovery.ts).
   const browser = kind === "verify-email" ? await host.browserBinding() : undefined
-  const token = await issueToken(adapter, host.secret, kind, user.id, to, provider.tokenMaxAge[LIFETIME[kind]], browser)
+  const token = await issueToken(adapter, host.secret, kind, user.id, to, provider.tokenMaxAge[LIFETIME[kind]], { browser, notWithinMs })
+  if (token === undefined) return
   const url = new URL(`${host.baseUrl}/${LINK_ROUTE[kind]}`)
   url.searchParams.set("token", token)
   url.searchParams.set("email", to)

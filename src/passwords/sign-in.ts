@@ -35,6 +35,12 @@ async function rehash(route: RouteContext, userId: string, password: string): Pr
   }
 }
 
+/**
+ * How old the newest verification link must be before a sign-in mails another: at most five an
+ * hour, the send budget of every route that mails an address (docs/rate-limits.md).
+ */
+const RESEND_INTERVAL_MS = 12 * 60 * 1000
+
 export async function passwordSignIn(route: RouteContext, form: URLSearchParams): Promise<Response> {
   const { host, provider, adapter } = route
   const email = addressOf(provider, form.get("email"))
@@ -47,7 +53,9 @@ export async function passwordSignIn(route: RouteContext, form: URLSearchParams)
   if (verdict.needsRehash) await rehash(route, user.id, password)
   if (provider.requireEmailVerification && !user.emailVerified) {
     // The right password proves the person: a fresh link, in case the first one was lost or expired.
-    await mailLink(route, "verify-email", user, email!, form.get("callbackUrl"))
+    // Not while the newest is under RESEND_INTERVAL_MS old: anyone can sign up with another's address
+    // and so knows the password, and each attempt would otherwise mail that inbox.
+    await mailLink(route, "verify-email", user, email!, form.get("callbackUrl"), RESEND_INTERVAL_MS)
     return refuse(host, "EmailNotVerified", host.signInUrl)
   }
   return host.asAnswer(await host.completeSignIn({ user: user as User, providerId: provider.id, isNewUser: false, callbackUrl: form.get("callbackUrl") }))

@@ -14,6 +14,7 @@
 import type { AdapterWith } from "../adapters/adapter.js"
 import { decodeBase64url, encodeBase64url } from "../lib/base64url.js"
 import { sha256Hex } from "../jwt/digest.js"
+import { ownRow } from "../adapters/token-rows.js"
 
 /** The kinds of mailed link that carry a token. */
 export type TokenKind = "verify-email" | "reset" | "change-email"
@@ -71,16 +72,28 @@ export function tokenUser(token: string | null): string | undefined {
   return token ? userIdOf(token) : undefined
 }
 
+/** How a token is issued: the browser it names ({@link madeInBrowser}), and how long since the last one it waits. */
+export interface IssueOptions {
+  /** A browser binding: the token names the browser it was asked from. */
+  browser?: string | undefined
+  /** No token (undefined) while the newest of this kind was issued less than this long ago, in milliseconds. */
+  notWithinMs?: number | undefined
+}
+
 /**
  * Makes a token for `userId` and `email`, valid for `maxAge` seconds, and stores its hash; the
- * newest token of a kind supersedes every older one of that user. With `browser` (a browser
- * binding), the token names the browser it was asked from ({@link madeInBrowser}). Answers the
- * token for the link.
+ * newest token of a kind supersedes every older one of that user. Answers the token for the link,
+ * or undefined when `notWithinMs` says the newest one is too recent to make another.
  */
-export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number, browser?: string): Promise<string> {
+export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number, options: IssueOptions = {}): Promise<string | undefined> {
+  const { browser, notWithinMs } = options
   const named = browser === undefined ? "" : `.${browser.slice(0, BROWSER_PART)}`
   const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}${named}`
-  const expires = await claimLatest(adapter, kind, userId, Math.ceil((Date.now() + maxAge * 1000) / 1000) * 1000)
+  const now = Date.now()
+  // The newest token's expiry, less the lifetime, is when it was issued: one issued after `now - notWithinMs` is too recent.
+  const recentAfter = notWithinMs === undefined ? undefined : now - notWithinMs + maxAge * 1000
+  const expires = await claimLatest(adapter, kind, userId, Math.ceil((now + maxAge * 1000) / 1000) * 1000, recentAfter)
+  if (expires === undefined) return undefined
   await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
   return token
 }
@@ -94,16 +107,18 @@ const CLAIM_ATTEMPTS = 5
  * (two forgot requests at once) write the same row, and a database whose key is (identifier,
  * token) refuses the second write: that issue takes the row again and writes a later expiry, so
  * every request answers alike, and the last write's link is the one that works. Only the final
- * failure is thrown.
+ * failure is thrown. When the row taken expires after `recentAfter`, it is put back as it was and
+ * nothing is issued (undefined).
  */
-async function claimLatest(adapter: TokenAdapter, kind: TokenKind, userId: string, wanted: number): Promise<number> {
+async function claimLatest(adapter: TokenAdapter, kind: TokenKind, userId: string, wanted: number, recentAfter?: number): Promise<number | undefined> {
   const latest = await latestOf(kind, userId)
   for (let attempt = 1; ; attempt++) {
     const previous = await adapter.useVerificationToken(latest)
-    const expires = previous && timeOf(previous.expires) >= wanted ? timeOf(previous.expires) + 1000 : wanted
+    const recent = previous !== null && recentAfter !== undefined && timeOf(previous.expires) > recentAfter
+    const expires = recent ? timeOf(previous.expires) : previous && timeOf(previous.expires) >= wanted ? timeOf(previous.expires) + 1000 : wanted
     try {
       await adapter.createVerificationToken({ ...latest, expires: new Date(expires) })
-      return expires
+      return recent ? undefined : expires
     } catch (error) {
       if (attempt >= CLAIM_ATTEMPTS) throw error
     }
@@ -128,12 +143,15 @@ export async function useToken(adapter: TokenAdapter, secrets: readonly string[]
   const identifier = identifierOf(kind, userId, email!)
   let stored = null
   for (const secret of secrets) {
-    stored = await adapter.useVerificationToken({ identifier, token: await storedOf(kind, token!, secret) })
-    if (stored) break
+    const hashed = await storedOf(kind, token!, secret)
+    stored = await adapter.useVerificationToken({ identifier, token: hashed })
+    if (stored) {
+      // Only the row asked for proves the link: see ownRow.
+      if (!ownRow(stored, identifier, hashed)) return undefined
+      break
+    }
   }
-  // A collation that folds finds a look-alike address's row (the hash does not cover the address):
-  // only the row of the very identifier proves the link.
-  if (!stored || stored.identifier !== identifier) return undefined
+  if (!stored) return undefined
   const latest = await adapter.useVerificationToken(await latestOf(kind, userId))
   const newest = latest !== null && timeOf(latest.expires) === timeOf(stored.expires)
   // An older link: the newer one must keep working.

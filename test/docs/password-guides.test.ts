@@ -128,7 +128,7 @@ describe("the password sections of the framework guides", () => {
     const { client } = app({ verify: true, limits: true })
     const helpers = await runSnippet(HELPERS.code, {})
     await helpers.signUpWith(client, form({ email: "ada@example.com", password: GOOD }))
-    expect(await helpers.signInWith(client, form({ email: "ada@example.com", password: GOOD }))).toBe("Confirm your address first: we sent you a new link.")
+    expect(await helpers.signInWith(client, form({ email: "ada@example.com", password: GOOD }))).toBe("Confirm your address first: open the link we sent you.")
     // The limit (one attempt that did not sign in, per address) refuses the next before any check.
     expect(await helpers.signInWith(client, form({ email: "ada@example.com", password: GOOD }))).toMatch(/^Too many attempts\. Try again in \d+ minutes\.$/)
   })
