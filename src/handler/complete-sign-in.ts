@@ -15,6 +15,7 @@ import { withAdapterMethods, type AdapterUser } from "../adapters/adapter.js"
 import { fireEvent } from "../adapters/events.js"
 import { voidUnprovenPassword } from "../adapters/hide-password.js"
 import { resolveSignIn } from "../oauth/resolve-sign-in.js"
+import { runsNoCheck } from "../oauth/checks.js"
 import type { Account, Profile, User } from "../types.js"
 import type { RequestContext } from "./context.js"
 import { safeRedirect } from "./redirect.js"
@@ -53,6 +54,9 @@ export function errorUrl(context: RequestContext, code: string): string {
  */
 async function linkingUserId(context: RequestContext, outcome: SignInOutcome): Promise<string | null> {
   if (!isOAuth(outcome)) return null
+  // A flow with no check may be a callback someone else started: it never links into this browser's user.
+  const provider = context.providers.find(({ id }) => id === outcome.provider.id)
+  if (provider && "checks" in provider && runsNoCheck(provider)) return null
   return (await context.sessions.confirmedUser(context))?.userId ?? null
 }
 

@@ -9,6 +9,7 @@ import type { ResolvedProvider } from "../providers/types.js"
 import type { SettledConfig } from "./context.js"
 import type { AuthConfig } from "./options.js"
 import { warnOnUnknownOptions } from "./unknown-options.js"
+import { runsNoCheck } from "../oauth/checks.js"
 import { checkPasswordsAtStartup } from "./password.js"
 
 /** Token endpoint authentication methods that need the client secret. */
@@ -57,7 +58,12 @@ export function checkAtStartup(settled: SettledConfig, config: AuthConfig): Reso
   warnOnUnknownOptions(config, logger)
   const origin = settled.pinnedUrl?.origin ?? "http://localhost"
   const providers = resolveProviders(settled.appProviders, { baseUrl: origin, basePath: settled.basePath, env: settled.env, redirectProxyUrl: settled.redirectProxyUrl })
-  for (const provider of providers) requireClientSecret(provider)
+  for (const provider of providers) {
+    requireClientSecret(provider)
+    if ("checks" in provider && runsNoCheck(provider)) {
+      logger.warn("PROVIDER_NO_CHECKS", { message: `provider "${provider.id}" runs with checks: ["none"]: nothing ties a callback to the browser that started it, so a sign-in can be forced on a browser; it never links into a signed-in user` })
+    }
+  }
   const pinnedPath = settled.pinnedUrl?.pathname
   if (config.basePath !== undefined && pinnedPath !== undefined && pinnedPath !== "/" && pinnedPath.replace(/\/$/, "") !== settled.basePath) {
     logger.warn("BASE_PATH_MISMATCH", { message: `AUTH_URL's path "${pinnedPath}" differs from basePath "${settled.basePath}"; basePath wins` })

@@ -64,6 +64,14 @@ export function effectiveChecks(provider: ResolvedOAuthProvider, server: oauth.A
   return [...new Set([...configured.filter((check) => check !== "pkce"), fallback])]
 }
 
+/**
+ * Whether a provider's flow runs no check at all (`checks: ["none"]`): nothing ties its callback
+ * to the browser that started it, so a callback an attacker started can be opened in anyone's.
+ */
+export function runsNoCheck(provider: { checks: readonly string[] }): boolean {
+  return provider.checks.every((check) => check === "none")
+}
+
 /** Fresh values for each check. */
 export function createCheckValues(checks: CheckName[]): CheckValues {
   const values: CheckValues = {}
