@@ -244,8 +244,9 @@ export function createAuth<J extends JWT = JWT, S extends Session = Session, P e
     if (providerId !== undefined && provider === undefined && action !== PASSWORD_ACTION) {
       const known = context.providers.map(({ id }) => id)
       settled.logger.warn("ERR_UNKNOWN_PROVIDER", { message: `no provider with the id "${providerId.slice(0, 64)}"${didYouMean(providerId, known)} (configured: ${known.join(", ") || "none"})` })
-      // A browser sent back by a provider lands on the error page; API clients get JSON.
-      if (action === "callback") return redirect(errorUrl(context, "Configuration"))
+      // A browser (sent back by a provider, or following a stale link) lands on the error page, as in
+      // Auth.js; a POST (latchkey/client's signIn) gets JSON it can name.
+      if (action === "callback" || request.method === "GET" || request.method === "HEAD") return redirect(errorUrl(context, "Configuration"))
       return json({ error: "UnknownProvider" }, [], 404)
     }
     // Rate limits (issue 27, rate-limit-host.ts): on the parsed route, before the route runs.

@@ -31,8 +31,9 @@ export function sameOrigin(url: string | null | undefined, origin: string): stri
 /** The safe destination for `requested`, after the `redirect` callback; the origin's root by default. */
 export async function safeRedirect(context: RequestContext, requested: string | null | undefined): Promise<string> {
   const fallback = `${context.origin}/`
-  const candidate = sameOrigin(requested, context.origin) ?? fallback
+  const candidate = sameOrigin(requested, context.origin)
   const callback = context.callbacks.redirect
-  if (!callback) return candidate
-  return sameOrigin(await callback({ url: candidate, baseUrl: context.origin }), context.origin) ?? fallback
+  if (!callback) return candidate ?? fallback
+  // Nothing asked for: the callback is shown `url` equal to `baseUrl`, as Auth.js shows it (apps test `url === baseUrl`).
+  return sameOrigin(await callback({ url: candidate ?? context.origin, baseUrl: context.origin }), context.origin) ?? fallback
 }

@@ -17,7 +17,7 @@ import { verifyCsrf } from "./csrf.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
 import { sameOrigin } from "./redirect.js"
 import { html, json, redirect } from "./response.js"
-import { signInPageRoute, startProviderSignIn } from "./signin.js"
+import { signInPageRoute, signInUrl, startProviderSignIn } from "./signin.js"
 import { signOut } from "./signout.js"
 import { isWebAuthnRoute, webauthnRoute } from "./webauthn.js"
 import { isPasswordRoute, passwordRoute } from "./password.js"
@@ -64,6 +64,11 @@ async function sessionUpdate(context: RequestContext, form: URLSearchParams): Pr
   return json(answer.session, answer.cookies, 200, PRIVATE)
 }
 
+/** The error page's status, as Auth.js answers it: a fault of the app 500, a refusal 403, anything else 200. */
+function errorStatus(code: string | null): number {
+  return code === "Configuration" ? 500 : code === "AccessDenied" || code === "Verification" ? 403 : 200
+}
+
 /** A POST, with its body's fields as `formOf` read them (once per request: the rate-limit gate reads the same form). */
 export async function post(context: RequestContext, action: string, provider: ResolvedProvider | undefined, form: URLSearchParams | undefined): Promise<Response> {
   if (form === undefined) {
@@ -81,7 +86,8 @@ export async function post(context: RequestContext, action: string, provider: Re
   if (action === "callback" && provider && provider.type !== "credentials") return callbackRoute(context, provider)
   if (!(await verifyCsrf(context, form.get("csrfToken")))) {
     if (action === "session") return json({ error: "MissingCSRF" }, [], 403)
-    return redirect(errorUrl(context, "MissingCSRF"))
+    // A sign-in error, as Auth.js's: back on the sign-in page (the app's own reads `?error=`).
+    return redirect(signInUrl(context, "MissingCSRF"))
   }
   if ((action === "signin" || action === "callback") && provider) return startProviderSignIn(context, provider, form)
   if (action === "signout") return signOut(context, form)
@@ -116,12 +122,18 @@ export async function get(context: RequestContext, action: string, provider: Res
       const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
       return html(signOutPage(`${context.baseUrl}/signout`, token, callbackUrl, context.theme), cookies)
     }
-    case "error":
-      return html(errorPage(url.searchParams.get("error"), `${context.baseUrl}/signin`, context.theme, await developmentHint(context.diagnostics.development, url.searchParams.get("error"))), [], 400)
+    case "error": {
+      const code = url.searchParams.get("error")
+      // An app's own error page gets the code, as Auth.js sends it there.
+      if (context.pages.error) return redirect(errorUrl(context, code ?? ""))
+      return html(errorPage(code, `${context.baseUrl}/signin`, context.theme, await developmentHint(context.diagnostics.development, code)), [], errorStatus(code))
+    }
     case "verify-request": {
       // After a password route mailed a link, its own "check your email" (`?provider=<id>&kind=`).
       const mailer = context.providers.find((candidate) => candidate.id === url.searchParams.get("provider"))
       if (mailer?.type === "password") return passwordRoute(context, action, mailer)
+      // An app's own page, with the query, as Auth.js sends it there.
+      if (context.pages.verifyRequest) return redirect(new URL(`${context.pages.verifyRequest}${url.search}`, context.origin).href)
       return html(verifyRequestPage(context.theme))
     }
     default:

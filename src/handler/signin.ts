@@ -25,8 +25,8 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   if (context.pages.signIn) {
     const target = new URL(context.pages.signIn, context.origin)
     url.searchParams.forEach((value, key) => target.searchParams.set(key, value))
-    if (callbackUrl === undefined) target.searchParams.delete("callbackUrl")
-    else target.searchParams.set("callbackUrl", callbackUrl)
+    // Always one, as Auth.js passes it: the origin when none (or one off the origin) was asked for.
+    target.searchParams.set("callbackUrl", callbackUrl ?? context.origin)
     return redirect(target.href)
   }
   const { token, cookies } = await csrfToken(context)
@@ -43,7 +43,8 @@ function passkeyPage(context: RequestContext): SignInPageParams["passkey"] {
   return { baseUrl: context.baseUrl, script: `${context.baseUrl}/${PASSKEY_SCRIPT_ROUTE}?v=${ceremony.scriptVersion}`, section: ceremony.signInSection }
 }
 
-function signInUrl(context: RequestContext, error: string, code?: string): string {
+/** The sign-in page (the app's own, or the built-in one) with `error` (and `code`) for it to show. */
+export function signInUrl(context: RequestContext, error: string, code?: string): string {
   const target = new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin)
   target.searchParams.set("error", error)
   if (code !== undefined) target.searchParams.set("code", code)

@@ -59,7 +59,8 @@ describe("redirects returned as JSON", () => {
     const refused = await scriptPost(browser, "/auth/signin/credentials", { csrfToken: await csrf(browser), username: "ada", password: "wrong" })
     expect(await refused.response.json()).toEqual({ url: `${APP}/login?error=CredentialsSignin&code=credentials`, error: "CredentialsSignin", code: "credentials" })
     const csrfRefused = await scriptPost(browser, "/auth/signout", { csrfToken: "forged" })
-    expect(await csrfRefused.response.json()).toEqual({ url: `${APP}/oops?error=MissingCSRF`, error: "MissingCSRF" })
+    // MissingCSRF is a sign-in error, as in Auth.js: the sign-in page shows it.
+    expect(await csrfRefused.response.json()).toEqual({ url: `${APP}/login?error=MissingCSRF`, error: "MissingCSRF" })
   })
 
   it("an OAuth sign-in answers the provider's authorization URL, with the check cookies set", async () => {
@@ -104,7 +105,7 @@ describe("redirects returned as JSON", () => {
     const { dispatch } = app({ providers: [credentials] })
     const response = await dispatch(`${APP}/auth/signout`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "csrfToken=forged", redirect: "manual" })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${APP}/auth/error?error=MissingCSRF`)
+    expect(response.headers.get("location")).toBe(`${APP}/auth/signin?error=MissingCSRF`)
   })
 
   it("another origin's page cannot read the answer: no CORS header is ever sent", async () => {

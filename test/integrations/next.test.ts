@@ -153,7 +153,7 @@ describe("latchkey/next server actions", () => {
       new Request(`${APP}/auth/signin/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, body: "username=ada&password=lovelace" })
     )
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${APP}/auth/error?error=MissingCSRF`)
+    expect(response.headers.get("location")).toBe(`${APP}/auth/signin?error=MissingCSRF`)
     expect(response.headers.getSetCookie().some((cookie) => cookie.includes("session-token"))).toBe(false)
   })
 })

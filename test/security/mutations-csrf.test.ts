@@ -35,7 +35,7 @@ function crossSitePost(site: ReturnType<typeof secureApp>, victim: TestBrowser, 
 function refusedAsMissingCsrf(response: Response): void {
   expect(response.status).toBe(302)
   const location = new URL(response.headers.get("location")!, ORIGIN)
-  expect(location.origin + location.pathname).toBe(`${ORIGIN}/auth/error`)
+  expect(location.origin + location.pathname).toBe(`${ORIGIN}/auth/signin`)
   expect(location.searchParams.get("error")).toBe("MissingCSRF")
 }
 
