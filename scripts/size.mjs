@@ -74,8 +74,8 @@ const ENTRIES = [
   // 57.3 KB beside 55.9 KB for createAuth + GitHub: their own layer is 1.5 KB. Budgeted at that plus 3%.
   // Lowered from 59 to 52.2 KB (50.7 measured, plus 3%) when jose left the bundle.
   // Lowered from 52.2 to 45.6 KB (44.3 measured, plus 3%) when provider tokens moved to their own subpath.
-  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59.8 * KB, external: ["next"] }, // a fourth outside review's fixes (see createAuth + GitHub): 58.5 KB, + 1%. The passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
-  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 59.3 * KB, external: ["@sveltejs/kit"] }, // a fourth outside review's fixes: 58.0 KB, + 1%. The passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
+  { name: "latchkey/next (Latchkey + GitHub, as proxy.ts bundles it)", code: `export { Latchkey } from "latchkey/next"; export { default as GitHub } from "latchkey/providers/github"`, budget: 60.5 * KB, external: ["next"] }, // an eighth review's fixes: 59.9 KB, + 1%. a fourth outside review's fixes (see createAuth + GitHub): 58.5 KB, + 1%. The passkey move (issue 26): 55.4 KB, + 2%. The password server actions (signUp, reset, change; their JSON answers read): 56.1 KB, + 2%. Issue 28: 55.0 KB (password route wiring, the hash-hiding adapter wrapper, session versions), + 2%; // round three: 46.4 KB (the proxy reads database sessions for real; builds without secrets), + 2%. Issues 26, 27, 29: 52.1 KB, + 2% (see createAuth + GitHub)
+  { name: "latchkey/sveltekit (Latchkey + GitHub)", code: `export { Latchkey } from "latchkey/sveltekit"; export { default as GitHub } from "latchkey/providers/github"`, budget: 60.1 * KB, external: ["@sveltejs/kit"] }, // an eighth review's fixes: 59.5 KB, + 1%. a fourth outside review's fixes: 58.0 KB, + 1%. The passkey move (issue 26): 54.7 KB, + 2%. The password form actions: 55.4 KB, + 2%. Issue 28: 54.3 KB, + 2%; issue 26's end: 51.4 KB, + 2%
   // The whole bundle (issue 18): every chunk the app can load. Provider marks are imported only by
   // their own provider now, so of the 76 that shipped with every app (42.9 KB) only GitHub's 0.5 KB
   // remains, and the whole went from 109.8 to 57.1 KB (per-chunk sum 62.9). The target is
@@ -125,17 +125,21 @@ const ENTRIES = [
   // captcha counted before the account's key, the database session's slide keeping its binding and update()'s
   // data, the numeric sub's revocation key, the chunked cache copy, the updateAge check (under 0.1 KB each).
   // Budgets at those plus 1% (56.9; 59.6); next, sveltekit and the production and providerTokens rows likewise.
-  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.9 * KB, wholeBudget: 59.6 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  // Raised, not met: an eighth review's fixes, 57.0 KB initial, 59.8 KB whole (@auth/core + 13.4 KB): Auth.js's
+  // error, verify-request and sign-in page redirects and statuses (found by a differential test against
+  // @auth/core), a verification row checked against its token, a warning for checks ["none"] and for theme
+  // colours the pages cannot use (about 0.1 KB each). Budgets at those plus 1% (57.6; 60.4); the rows below likewise.
+  { name: "createAuth + GitHub", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 57.6 * KB, wholeBudget: 60.4 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app as a production build makes it: the bundler sets the `production` condition (webpack,
   // Vite, Parcel and Turbopack do; esbuild and wrangler only when told), so `#development` is the stubs
   // (handler/production.ts). 49.7 KB initial, 52.0 KB whole (@auth/core + 5.7 KB) when first measured;
   // budgeted at those plus 2%. The peer is measured with the same conditions. Lowered with the passkey move
   // (issue 26): 52.5 KB initial, 54.8 KB whole, plus 2%. The outside review's fixes (see above): 53.7; 56.0 KB, + 2%.
   // A fourth outside review's fixes (see above): 55.4; 57.7 KB, + 1%.
-  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 56.8 * KB, wholeBudget: 59.0 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
+  { name: "createAuth + GitHub, production build", production: true, code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"`, budget: 57.5 * KB, wholeBudget: 59.8 * KB, peer: `export { Auth } from "@auth/core"; export { default as GitHub } from "@auth/core/providers/github"` },
   // The same app keeping provider tokens (issue 15's features): 50.4 KB initial, 50.0 KB whole when first
   // measured (the whole is one gzip stream, so less than initial + lazy); budgeted at those plus 3%.
-  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 65.8 * KB, wholeBudget: 66.9 * KB }, // a fourth outside review's fixes: 64.3; 65.4 KB, + 1%. The outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
+  { name: "createAuth + GitHub + providerTokens", code: `export { createAuth } from "latchkey"; export { default as GitHub } from "latchkey/providers/github"; export { providerTokens } from "latchkey/provider-tokens"`, budget: 66.7 * KB, wholeBudget: 67.9 * KB }, // an eighth review's fixes: 66.1; 67.2 KB, + 1%. a fourth outside review's fixes: 64.3; 65.4 KB, + 1%. The outside review's fixes: 62.5; 63.7 KB, + 2%. the passkey move: 61.3; 62.4 KB, + 2%. Round three: 52.1; 51.7 KB, + 2%. Issues 26, 27, 29: 58.4; 59.5 KB, + 2%
 ]
 
 async function measure(code, external = [], production = false) {

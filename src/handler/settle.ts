@@ -89,7 +89,7 @@ function checkThemeColors(theme: AuthConfig["theme"], logger: Required<LoggerIns
   const unusable = (["brandColor", "buttonText"] as const).filter((name) => theme?.[name] !== undefined && pageColor(theme[name]) === undefined)
   if (unusable.length === 0) return
   const named = unusable.map((name) => `theme.${name} ${JSON.stringify(String(theme![name])).slice(0, 80)}`).join(" and ")
-  logger.warn("THEME_COLOR", { message: `${named}: the built-in pages take #rgb or #rrggbb colours, and use their default instead` })
+  logger.warn("THEME_COLOR", { message: `${named}: the pages take #rgb or #rrggbb, and use their default` })
 }
 
 /**

@@ -61,7 +61,7 @@ export function checkAtStartup(settled: SettledConfig, config: AuthConfig): Reso
   for (const provider of providers) {
     requireClientSecret(provider)
     if ("checks" in provider && runsNoCheck(provider)) {
-      logger.warn("PROVIDER_NO_CHECKS", { message: `provider "${provider.id}" runs with checks: ["none"]: nothing ties a callback to the browser that started it, so a sign-in can be forced on a browser; it never links into a signed-in user` })
+      logger.warn("PROVIDER_NO_CHECKS", { message: `provider "${provider.id}": with checks ["none"] a sign-in can be forced on a browser` })
     }
   }
   const pinnedPath = settled.pinnedUrl?.pathname
