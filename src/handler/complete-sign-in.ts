@@ -136,6 +136,14 @@ function firstDestination(context: RequestContext, destination: string, isNewUse
   return target.href
 }
 
+/** The sign-in page (the app's own, or the built-in one) with `error` (and `code`) for it to show. */
+export function signInUrl(context: RequestContext, error: string, code?: string): string {
+  const target = new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin)
+  target.searchParams.set("error", error)
+  if (code !== undefined) target.searchParams.set("code", code)
+  return target.href
+}
+
 /** Finishes a sign-in and answers with the redirect that carries the session cookie. */
 export async function completeSignIn(context: RequestContext, outcome: SignInOutcome): Promise<Response> {
   const extra = outcome.cookies ?? []
@@ -147,7 +155,8 @@ export async function completeSignIn(context: RequestContext, outcome: SignInOut
   try {
     linked = await linkUser(context, outcome, signingIn)
   } catch (error) {
-    if (error instanceof OAuthAccountNotLinkedError) return redirect(errorUrl(context, "OAuthAccountNotLinked"), extra)
+    // A sign-in error, as in Auth.js: the sign-in page shows it (a custom one reads `?error=` there).
+    if (error instanceof OAuthAccountNotLinkedError) return redirect(signInUrl(context, "OAuthAccountNotLinked"), extra)
     throw error
   }
   const tokens = context.providerTokens?.tokenClaimForSignIn(context, outcome.account)

@@ -9,7 +9,7 @@ import { callbackUrlCookie } from "./callback-url.js"
 import type { RequestContext } from "./context.js"
 import { csrfToken } from "../adapters/browser-binding.js"
 import { flowOptions } from "./flow-options.js"
-import { completeSignIn, errorUrl } from "./complete-sign-in.js"
+import { completeSignIn, errorUrl, signInUrl } from "./complete-sign-in.js"
 import { emailRequestUser, normalizeEmail, sendSignInLink } from "./email.js"
 import { logoMarkup } from "./pages/logos.js"
 import { signInPage, type SignInPageParams } from "./pages/signin.js"
@@ -41,14 +41,6 @@ function passkeyPage(context: RequestContext): SignInPageParams["passkey"] {
   const ceremony = context.webauthn
   if (!ceremony || !context.providers.some((provider) => provider.type === "webauthn")) return undefined
   return { baseUrl: context.baseUrl, script: `${context.baseUrl}/${PASSKEY_SCRIPT_ROUTE}?v=${ceremony.scriptVersion}`, section: ceremony.signInSection }
-}
-
-/** The sign-in page (the app's own, or the built-in one) with `error` (and `code`) for it to show. */
-export function signInUrl(context: RequestContext, error: string, code?: string): string {
-  const target = new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin)
-  target.searchParams.set("error", error)
-  if (code !== undefined) target.searchParams.set("code", code)
-  return target.href
 }
 
 const CLIENT_CODE = /^[\w-]{1,64}$/
