@@ -20,22 +20,15 @@
 //     does, and its step is compared again by the sweep.
 // The sweep at the end compares every step after taking out exactly the differences listed in both
 // tables, so any new difference fails there.
-import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bodyOf, cookieName, describeDifferences, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, setNames, type Pair } from "./differences.js"
+import type * as Shared from "./differences.js"
 import type { View } from "./differential-support.js"
 import { build, CALLBACK, ORIGIN, runFlow, SCENARIOS, SCRIPTS, startProvider, stopProvider, type OAuthScenario } from "./differential-oauth-support.js"
 
-interface Pair {
-  authjs: View
-  latchkey: View
-}
-interface StepRef {
-  scenarioTitle: string
-  scenario: OAuthScenario
-  script: string
-  index: number
-  label: string
-}
+type StepRef = Shared.StepRef<OAuthScenario>
+type Documented = Shared.Documented<OAuthScenario>
+type Matched = Shared.Matched<OAuthScenario>
 interface SideRun {
   views: View[]
   /** The cookies the side's jar holds at the end of the script. */
@@ -90,19 +83,8 @@ async function at(name: string, script: string, label: string, nth = 0): Promise
   return { authjs: run.authjs.views[index]!, latchkey: run.latchkey.views[index]! }
 }
 
-/** The migration guide, with its line breaks and indents as single spaces. */
-const spaced = (text: string) => text.replace(/\s+/g, " ").trim()
-const GUIDE = spaced(readFileSync(new URL("../../docs/migrating-from-authjs.md", import.meta.url), "utf8"))
-const cookieName = (line: string) => /^(?:set|clear) ([^;]+);/.exec(line)![1]!
-const isSet = (line: string) => line.startsWith("set ")
-const isSessionCookie = (line: string) => /(authjs|app)\.session-token(\.\d+)?$/.test(cookieName(line))
-const isCsrfCookie = (line: string) => /(authjs|app)\.csrf-token$/.test(cookieName(line))
-const isCallbackCookie = (line: string) => /(authjs|latchkey|app)\.callback-url$/.test(cookieName(line))
 const isCheckCookie = (line: string) => /authjs\.(pkce\.code_verifier|state|nonce)$/.test(cookieName(line))
-const setNames = (view: View) => view.cookies.filter(isSet).map(cookieName).sort()
 const clearNames = (view: View) => view.cookies.filter((line) => !isSet(line)).map(cookieName).sort()
-const clone = (pair: Pair): Pair => structuredClone(pair)
-const bodyOf = (view: View) => (typeof view.body === "object" && view.body !== null && !Array.isArray(view.body) ? (view.body as Record<string, any>) : undefined)
 
 const AUTHORIZE = "<issuer>/auth?client_id=app&code_challenge=<code_challenge>&code_challenge_method=S256&redirect_uri=https://app.example.com/auth/callback/corp&response_type=code&scope=openid profile email"
 const AUTHORIZE_ALL_CHECKS = "<issuer>/auth?client_id=app&code_challenge=<code_challenge>&code_challenge_method=S256&nonce=<nonce>&redirect_uri=https://app.example.com/auth/callback/corp&response_type=code&scope=openid profile email&state=<state>"
@@ -112,13 +94,6 @@ const SIGN_IN = "GET /callback/corp (from the provider)"
 // ---------------------------------------------------------------------------------------------
 // (a) DOCUMENTED differences: quoted from docs/migrating-from-authjs.md, asserted exactly.
 
-interface Documented {
-  id: string
-  section: string
-  quote: string
-  check: () => Promise<void>
-  neutralise: (pair: Pair, ref: StepRef) => void
-}
 
 export const DOCUMENTED_DIFFERENCES: Documented[] = [
   {
@@ -370,12 +345,6 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
 // ---------------------------------------------------------------------------------------------
 // (b) MATCHED: differences this test found and latchkey fixed; each stays answered as @auth/core answers it.
 
-interface Matched {
-  id: string
-  title: string
-  test: () => Promise<void>
-  neutralise: (pair: Pair, ref: StepRef) => void
-}
 
 const FAILED_CALLBACKS: [string, string, string][] = [
   ["oidc-jwt", "oidc sign-in, session, replayed callback", "GET /callback/corp again (replayed)"],
@@ -516,35 +485,14 @@ describe("AGREED: the OAuth flows both libraries answer alike", () => {
   })
 })
 
-describe("DOCUMENTED differences (docs/migrating-from-authjs.md): each stays exactly as documented", () => {
-  for (const entry of DOCUMENTED_DIFFERENCES) {
-    it(`${entry.id}: ${entry.section}`, async () => {
-      for (const part of entry.quote.split(/\[…\]| \/ /).map(spaced).filter((text) => text.length > 0)) expect(GUIDE).toContain(part)
-      await entry.check()
-    })
-  }
-})
-
-describe("MATCHED: what latchkey answers as @auth/core does, once found to differ", () => {
-  for (const entry of MATCHED_BEHAVIOURS) it(`${entry.id}: ${entry.title}`, entry.test)
-})
-
-describe("the sweep: every step agrees once the listed differences are taken out", () => {
-  const cases: StepRef[] = []
-  for (const [title, { scenario, scripts }] of Object.entries(SCENARIOS))
-    for (const script of scripts) SCRIPTS[script]!.forEach((step, index) => cases.push({ scenarioTitle: title, scenario, script, index, label: step.label }))
-
-  it.each(cases.map((ref) => [`${ref.scenario.name} › ${ref.script} › #${ref.index} ${ref.label}`, ref] as const))("%s", async (_name, ref) => {
+describeDifferences({
+  documented: DOCUMENTED_DIFFERENCES,
+  matched: MATCHED_BEHAVIOURS,
+  scenarios: SCENARIOS,
+  scripts: SCRIPTS,
+  minSteps: 80,
+  pairAt: async (ref) => {
     const run = (await results()).get(`${ref.scenarioTitle}|${ref.script}`)!
-    const pair = clone({ authjs: run.authjs.views[ref.index]!, latchkey: run.latchkey.views[ref.index]! })
-    for (const entry of [...DOCUMENTED_DIFFERENCES, ...MATCHED_BEHAVIOURS]) entry.neutralise(pair, ref)
-    pair.authjs.cookies.sort()
-    pair.latchkey.cookies.sort()
-    expect(pair.latchkey).toEqual(pair.authjs)
-  })
-
-  it("covers every scenario and script it was meant to (the sweep is not empty)", () => {
-    expect(cases.length).toBeGreaterThan(80)
-    expect(new Set(cases.map((ref) => ref.scenario.name))).toEqual(new Set(Object.values(SCENARIOS).map(({ scenario }) => scenario.name)))
-  })
+    return { authjs: run.authjs.views[ref.index]!, latchkey: run.latchkey.views[ref.index]! }
+  },
 })

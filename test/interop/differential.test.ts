@@ -11,21 +11,14 @@
 //     as @auth/core does, and its step is compared again by the sweep.
 // The sweep at the end compares every step after taking out exactly the differences listed in both
 // tables, so any new difference fails there.
-import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { bodyOf, cookieName, describeDifferences, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, setNames, type Pair } from "./differences.js"
+import type * as Shared from "./differences.js"
 import { build, runSide, SCENARIOS, SCRIPTS, type Scenario, type View } from "./differential-support.js"
 
-interface Pair {
-  authjs: View
-  latchkey: View
-}
-interface StepRef {
-  scenarioTitle: string
-  scenario: Scenario
-  script: string
-  index: number
-  label: string
-}
+type StepRef = Shared.StepRef<Scenario>
+type Documented = Shared.Documented<Scenario>
+type Matched = Shared.Matched<Scenario>
 
 // ---------------------------------------------------------------------------------------------
 // Running every script of every scenario once, on both sides.
@@ -66,35 +59,11 @@ async function at(name: string, script: string, label: string, nth = 0): Promise
 }
 
 const ORIGIN = "https://app.example.com"
-/** The migration guide, with its line breaks and indents as single spaces. */
-const spaced = (text: string) => text.replace(/\s+/g, " ").trim()
-const GUIDE = spaced(readFileSync(new URL("../../docs/migrating-from-authjs.md", import.meta.url), "utf8"))
-const cookieName = (line: string) => /^(?:set|clear) ([^;]+);/.exec(line)![1]!
-const isSet = (line: string) => line.startsWith("set ")
-const isSessionCookie = (line: string) => /authjs\.session-token(\.\d+)?$/.test(cookieName(line))
-const isCsrfCookie = (line: string) => /authjs\.csrf-token$/.test(cookieName(line))
-const isCallbackCookie = (line: string) => /(authjs|latchkey)\.callback-url$/.test(cookieName(line))
-const setNames = (view: View) => view.cookies.filter(isSet).map(cookieName).sort()
-const clone = (pair: Pair): Pair => structuredClone(pair)
-const bodyOf = (view: View) => (typeof view.body === "object" && view.body !== null && !Array.isArray(view.body) ? (view.body as Record<string, any>) : undefined)
 
 // ---------------------------------------------------------------------------------------------
 // (a) DOCUMENTED differences: quoted from docs/migrating-from-authjs.md, asserted exactly.
 
-interface Documented {
-  id: string
-  /** Where the doc says it, and what it says. */
-  section: string
-  quote: string
-  /** Asserts the difference is there, exactly as documented, on both sides. */
-  check: () => Promise<void>
-  /** Takes exactly this difference out of a step's pair, for the sweep. */
-  neutralise: (pair: Pair, ref: StepRef) => void
-}
 
-const replaceAt = (labels: (ref: StepRef) => boolean) => (pair: Pair, ref: StepRef) => {
-  if (labels(ref)) pair.authjs = pair.latchkey
-}
 
 export const DOCUMENTED_DIFFERENCES: Documented[] = [
   {
@@ -305,7 +274,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect(pairs.map(({ authjs }) => authjs.location)).toEqual([`${ORIGIN}/auth/error?error=Configuration`, `${ORIGIN}/oops?error=Configuration`])
       expect(pairs.map(({ latchkey }) => latchkey.location)).toEqual([`${ORIGIN}/auth/signin?error=Verification`, `${ORIGIN}/login?error=Verification`])
     },
-    neutralise: replaceAt((ref) => ref.label === "POST /signin/email with no address"),
+    neutralise: replaceAt((ref: StepRef) => ref.label === "POST /signin/email with no address"),
   },
   {
     id: "unknown-action",
@@ -322,7 +291,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
         [404, { error: "NotFound" }],
       ])
     },
-    neutralise: replaceAt((ref) => ref.label.endsWith("/frobnicate")),
+    neutralise: replaceAt((ref: StepRef) => ref.label.endsWith("/frobnicate")),
   },
   {
     id: "head-on-other-routes",
@@ -333,7 +302,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect(pairs.map(({ authjs }) => authjs.status)).toEqual([400, 400])
       expect(pairs.map(({ latchkey }) => latchkey.status)).toEqual([200, 200])
     },
-    neutralise: replaceAt((ref) => ref.label === "HEAD /session" || ref.label === "HEAD /csrf"),
+    neutralise: replaceAt((ref: StepRef) => ref.label === "HEAD /session" || ref.label === "HEAD /csrf"),
   },
   {
     id: "other-methods",
@@ -350,7 +319,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
         [405, { error: "MethodNotAllowed" }],
       ])
     },
-    neutralise: replaceAt((ref) => ref.label.startsWith("PUT ")),
+    neutralise: replaceAt((ref: StepRef) => ref.label.startsWith("PUT ")),
   },
   {
     id: "credentials-posted-to-signin",
@@ -361,7 +330,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect([authjs.status, authjs.location, setNames(authjs).filter((name) => name.includes("session"))]).toEqual([302, `${ORIGIN}/auth/signin`, []])
       expect([latchkey.status, setNames(latchkey).filter((name) => name.includes("session"))]).toEqual([302, ["__Secure-authjs.session-token"]])
     },
-    neutralise: replaceAt((ref) => ref.label === "POST /signin/credentials"),
+    neutralise: replaceAt((ref: StepRef) => ref.label === "POST /signin/credentials"),
   },
   {
     id: "cleared-cookie-attributes",
@@ -403,20 +372,13 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect([authjs.status, authjs.location]).toEqual([302, `${ORIGIN}/auth/error?error=Configuration`])
       expect([latchkey.status, latchkey.body]).toEqual([404, { error: "UnknownProvider" }])
     },
-    neutralise: replaceAt((ref) => ref.label === "POST /signin/nope"),
+    neutralise: replaceAt((ref: StepRef) => ref.label === "POST /signin/nope"),
   },
 ]
 
 // ---------------------------------------------------------------------------------------------
 // (b) MATCHED: differences this test found and latchkey fixed; each stays answered as @auth/core answers it.
 
-interface Matched {
-  id: string
-  /** The failing test. */
-  title: string
-  test: () => Promise<void>
-  neutralise: (pair: Pair, ref: StepRef) => void
-}
 
 
 export const MATCHED_BEHAVIOURS: Matched[] = [
@@ -487,7 +449,7 @@ export const MATCHED_BEHAVIOURS: Matched[] = [
       expect([authjs.status, authjs.location]).toEqual([302, `${ORIGIN}/oops?error=Configuration`])
       expect([latchkey.status, latchkey.location]).toEqual([authjs.status, authjs.location])
     },
-    neutralise: replaceAt((ref) => ref.label.startsWith("GET /error") && Boolean(ref.scenario.pages?.error)),
+    neutralise: replaceAt((ref: StepRef) => ref.label.startsWith("GET /error") && Boolean(ref.scenario.pages?.error)),
   },
   {
     id: "verify-request-route-redirects-to-pages-verify-request",
@@ -517,7 +479,7 @@ export const MATCHED_BEHAVIOURS: Matched[] = [
       expect(authjs.location).toBe(`${ORIGIN}/login?callbackUrl=${ORIGIN}`)
       expect(latchkey.location).toBe(authjs.location)
     },
-    neutralise: replaceAt((ref) => ref.label === "GET /signin (page)" && Boolean(ref.scenario.pages?.signIn)),
+    neutralise: replaceAt((ref: StepRef) => ref.label === "GET /signin (page)" && Boolean(ref.scenario.pages?.signIn)),
   },
   {
     id: "unknown-provider",
@@ -527,42 +489,20 @@ export const MATCHED_BEHAVIOURS: Matched[] = [
       expect([authjs.status, authjs.location]).toEqual([302, `${ORIGIN}/auth/error?error=Configuration`])
       expect([latchkey.status, latchkey.location]).toEqual([authjs.status, authjs.location])
     },
-    neutralise: replaceAt((ref) => ref.label === "GET /signin/nope"),
+    neutralise: replaceAt((ref: StepRef) => ref.label === "GET /signin/nope"),
   },
 ]
 
 // ---------------------------------------------------------------------------------------------
 
-describe("DOCUMENTED differences (docs/migrating-from-authjs.md): each stays exactly as documented", () => {
-  for (const entry of DOCUMENTED_DIFFERENCES) {
-    it(`${entry.id}: ${entry.section}`, async () => {
-      // Every part of the quote (between "[…]" elisions and " / " joins) is in the guide, as written there.
-      for (const part of entry.quote.split(/\[…\]| \/ /).map(spaced).filter((text) => text.length > 0)) expect(GUIDE).toContain(part)
-      await entry.check()
-    })
-  }
-})
-
-describe("MATCHED: what latchkey answers as @auth/core does, once found to differ", () => {
-  for (const entry of MATCHED_BEHAVIOURS) it(`${entry.id}: ${entry.title}`, entry.test)
-})
-
-describe("the sweep: every step agrees once the listed differences are taken out", () => {
-  const cases: StepRef[] = []
-  for (const [title, { scenario, scripts }] of Object.entries(SCENARIOS))
-    for (const script of scripts) SCRIPTS[script]!.forEach((step, index) => cases.push({ scenarioTitle: title, scenario, script, index, label: step.label }))
-
-  it.each(cases.map((ref) => [`${ref.scenario.name} › ${ref.script} › #${ref.index} ${ref.label}`, ref] as const))("%s", async (_name, ref) => {
+describeDifferences({
+  documented: DOCUMENTED_DIFFERENCES,
+  matched: MATCHED_BEHAVIOURS,
+  scenarios: SCENARIOS,
+  scripts: SCRIPTS,
+  minSteps: 100,
+  pairAt: async (ref) => {
     const run = (await results()).get(`${ref.scenarioTitle}|${ref.script}`)!
-    const pair = clone({ authjs: run.authjs[ref.index]!, latchkey: run.latchkey[ref.index]! })
-    for (const entry of [...DOCUMENTED_DIFFERENCES, ...MATCHED_BEHAVIOURS]) entry.neutralise(pair, ref)
-    pair.authjs.cookies.sort()
-    pair.latchkey.cookies.sort()
-    expect(pair.latchkey).toEqual(pair.authjs)
-  })
-
-  it("covers every scenario and script it was meant to (the sweep is not empty)", () => {
-    expect(cases.length).toBeGreaterThan(100)
-    expect(new Set(cases.map((ref) => ref.scenario.name))).toEqual(new Set(Object.values(SCENARIOS).map(({ scenario }) => scenario.name)))
-  })
+    return { authjs: run.authjs[ref.index]!, latchkey: run.latchkey[ref.index]! }
+  },
 })
