@@ -4,20 +4,8 @@ import { describe, expect, it } from "vitest"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import Nodemailer from "../../src/providers/email/nodemailer.js"
 import type { EmailConfig } from "../../src/providers/types.js"
-import { csrfOf, ORIGIN, post, recordingLogger, SECRET, secureApp, sessionOf } from "./support.js"
+import { csrfOf, mailbox, ORIGIN, post, recordingLogger, SECRET, secureApp, sessionOf } from "./support.js"
 
-function mailbox(overrides: Partial<EmailConfig> = {}) {
-  const sent: { to: string; url: string; token: string }[] = []
-  const provider: EmailConfig = {
-    id: "email",
-    name: "Email",
-    type: "email",
-    from: "auth@example.com",
-    sendVerificationRequest: ({ identifier, url, token }) => void sent.push({ to: identifier, url, token }),
-    ...overrides,
-  }
-  return { sent, provider }
-}
 
 /** An app with an email provider, and a link mailed to `email` from a browser of its own. */
 async function withLink(email = "ada@example.com", fields: Record<string, string> = {}, overrides: Partial<EmailConfig> = {}) {

@@ -14,23 +14,10 @@ import type { CredentialsConfig, EmailConfig, OIDCConfig } from "../../src/provi
 import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer, type TestAccount } from "../servers/oidc-provider.js"
 import { account, passwordApp, PW, reset, resetLink, signIn } from "./password-support.js"
-import { csrfOf, jarOf, ORIGIN, post, recordingLogger, SECRET, secureApp, sessionOf } from "./support.js"
+import { csrfOf, mailbox, jarOf, ORIGIN, post, recordingLogger, SECRET, secureApp, sessionOf } from "./support.js"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
-/** An email provider whose mails land in `sent`. */
-function mailbox(overrides: Partial<EmailConfig> = {}) {
-  const sent: { to: string; url: string; token: string }[] = []
-  const provider: EmailConfig = {
-    id: "email",
-    name: "Email",
-    type: "email",
-    from: "auth@example.com",
-    sendVerificationRequest: ({ identifier, url, token }) => void sent.push({ to: identifier, url, token }),
-    ...overrides,
-  }
-  return { sent, provider }
-}
 
 /** A real OpenID provider with one client per id in `clientIds`, redirecting to ORIGIN's callbacks. */
 function idpWith(accounts: TestAccount[], clientIds: string[]) {

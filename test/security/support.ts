@@ -5,7 +5,7 @@ import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import type { ProviderTokensEngine } from "../../src/provider-tokens/types.js"
 import type { JWT, LoggerInstance, Session } from "../../src/types.js"
 import { appPage, csrf, postForm, session } from "../handler/support.js"
-import type { OIDCConfig } from "../../src/providers/types.js"
+import type { EmailConfig, OIDCConfig } from "../../src/providers/types.js"
 import { TestBrowser } from "../servers/browser.js"
 import { startOidcServer, type OidcServer, type TestAccount } from "../servers/oidc-provider.js"
 
@@ -78,4 +78,18 @@ export function recordingLogger(): { logger: LoggerInstance; logged: unknown[] }
     debug: (message, metadata) => void logged.push(message, metadata),
   }
   return { logger, logged }
+}
+
+/** An email provider whose mails land in `sent` (address, link and token), with `overrides` on the config. */
+export function mailbox(overrides: Partial<EmailConfig> = {}) {
+  const sent: { to: string; url: string; token: string }[] = []
+  const provider: EmailConfig = {
+    id: "email",
+    name: "Email",
+    type: "email",
+    from: "auth@example.com",
+    sendVerificationRequest: ({ identifier, url, token }) => void sent.push({ to: identifier, url, token }),
+    ...overrides,
+  }
+  return { sent, provider }
 }
