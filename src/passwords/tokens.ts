@@ -87,13 +87,13 @@ export interface IssueOptions {
  */
 export async function issueToken(adapter: TokenAdapter, secrets: readonly string[], kind: TokenKind, userId: string, email: string, maxAge: number, options: IssueOptions = {}): Promise<string | undefined> {
   const { browser, notWithinMs } = options
-  const named = browser === undefined ? "" : `.${browser.slice(0, BROWSER_PART)}`
-  const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}${named}`
   const now = Date.now()
   // The newest token's expiry, less the lifetime, is when it was issued: one issued after `now - notWithinMs` is too recent.
   const recentAfter = notWithinMs === undefined ? undefined : now - notWithinMs + maxAge * 1000
   const expires = await claimLatest(adapter, kind, userId, Math.ceil((now + maxAge * 1000) / 1000) * 1000, recentAfter)
   if (expires === undefined) return undefined
+  const named = browser === undefined ? "" : `.${browser.slice(0, BROWSER_PART)}`
+  const token = `${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}.${encodeBase64url(new TextEncoder().encode(userId))}${named}`
   await adapter.createVerificationToken({ identifier: identifierOf(kind, userId, email), token: await storedOf(kind, token, secrets[0]!), expires: new Date(expires) })
   return token
 }
