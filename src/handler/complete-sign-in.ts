@@ -136,6 +136,13 @@ function firstDestination(context: RequestContext, destination: string, isNewUse
   return target.href
 }
 
+/** An app's own page (`pages.*`) on the origin, with the request's `query` carried over, as Auth.js sends it there. */
+export function appPageWith(context: RequestContext, page: string, query: URLSearchParams): URL {
+  const target = new URL(page, context.origin)
+  query.forEach((value, key) => target.searchParams.set(key, value))
+  return target
+}
+
 /** The sign-in page (the app's own, or the built-in one) with `error` (and `code`) for it to show. */
 export function signInUrl(context: RequestContext, error: string, code?: string): string {
   const target = new URL(context.pages.signIn ?? `${context.baseUrl}/signin`, context.origin)

@@ -11,7 +11,7 @@ import { csrfToken } from "../adapters/browser-binding.js"
 import type { ResolvedProvider } from "../providers/types.js"
 import { hasJsonBody, nestsWithin } from "./body.js"
 import { callbackRoute } from "./callback.js"
-import { errorUrl, signInUrl } from "./complete-sign-in.js"
+import { appPageWith, errorUrl, signInUrl } from "./complete-sign-in.js"
 import type { RequestContext } from "./context.js"
 import { verifyCsrf } from "./csrf.js"
 import { errorPage, signOutPage, verifyRequestPage } from "./pages/simple.js"
@@ -132,8 +132,7 @@ export async function get(context: RequestContext, action: string, provider: Res
       // After a password route mailed a link, its own "check your email" (`?provider=<id>&kind=`).
       const mailer = context.providers.find((candidate) => candidate.id === url.searchParams.get("provider"))
       if (mailer?.type === "password") return passwordRoute(context, action, mailer)
-      // An app's own page, with the query, as Auth.js sends it there.
-      if (context.pages.verifyRequest) return redirect(new URL(`${context.pages.verifyRequest}${url.search}`, context.origin).href)
+      if (context.pages.verifyRequest) return redirect(appPageWith(context, context.pages.verifyRequest, url.searchParams).href)
       return html(verifyRequestPage(context.theme))
     }
     default:

@@ -9,7 +9,7 @@ import { callbackUrlCookie } from "./callback-url.js"
 import type { RequestContext } from "./context.js"
 import { csrfToken } from "../adapters/browser-binding.js"
 import { flowOptions } from "./flow-options.js"
-import { completeSignIn, errorUrl, signInUrl } from "./complete-sign-in.js"
+import { appPageWith, completeSignIn, errorUrl, signInUrl } from "./complete-sign-in.js"
 import { emailRequestUser, normalizeEmail, sendSignInLink } from "./email.js"
 import { logoMarkup } from "./pages/logos.js"
 import { signInPage, type SignInPageParams } from "./pages/signin.js"
@@ -23,8 +23,7 @@ export async function signInPageRoute(context: RequestContext): Promise<Response
   const { url } = context
   const callbackUrl = sameOrigin(url.searchParams.get("callbackUrl"), context.origin)
   if (context.pages.signIn) {
-    const target = new URL(context.pages.signIn, context.origin)
-    url.searchParams.forEach((value, key) => target.searchParams.set(key, value))
+    const target = appPageWith(context, context.pages.signIn, url.searchParams)
     // Always one, as Auth.js passes it: the origin when none (or one off the origin) was asked for.
     target.searchParams.set("callbackUrl", callbackUrl ?? context.origin)
     return redirect(target.href)

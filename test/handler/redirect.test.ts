@@ -1,7 +1,9 @@
 // sameOrigin's own guards, tested on the helper itself: every value a browser would follow off
 // the origin is refused, whatever characters hide it; every value that stays is resolved.
 import { describe, expect, it } from "vitest"
+import { createAuth } from "../../src/handler/index.js"
 import { sameOrigin } from "../../src/handler/redirect.js"
+import { SECRET } from "./support.js"
 
 const ORIGIN = "https://app.example.com"
 
@@ -49,5 +51,14 @@ describe("sameOrigin", () => {
 
   it.each([null, undefined, ""])("answers undefined for %j", (value) => {
     expect(sameOrigin(value, ORIGIN)).toBeUndefined()
+  })
+})
+
+describe("the app's own pages get the request's query", () => {
+  it("GET <basePath>/verify-request redirects to pages.verifyRequest with its query, keeping the page's own", async () => {
+    const { handler } = createAuth({ providers: [], secret: SECRET, trustHost: true, env: {}, pages: { verifyRequest: "/check-email?from=auth" } })
+    const answer = await handler(new Request("https://app.example.com/auth/verify-request?provider=email&type=email"))
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get("location")).toBe("https://app.example.com/check-email?from=auth&provider=email&type=email")
   })
 })
