@@ -8,6 +8,7 @@ import type { OIDCConfig as AuthjsOIDCConfig } from "@auth/core/providers"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
+import { storeCookies } from "../servers/browser.js"
 import { startOidcServer, type OidcServer, type TestAccount } from "../servers/oidc-provider.js"
 import { authjsMemoryAdapter, form, Jar, SECRET, view, type Side, type View } from "./differential-support.js"
 
@@ -178,13 +179,7 @@ async function throughProvider(providerCookies: Map<string, string>, start: stri
     if (url.origin === ORIGIN) return { view: { status: 302, location: normaliseFlowUrl(url.href), cookies: [], contentType: "" }, callbackUrl: url.href }
     const cookie = [...providerCookies].map(([name, value]) => `${name}=${value}`).join("; ")
     const response = await fetch(url.href, { redirect: "manual", headers: cookie ? { cookie } : {} })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const at = pair!.indexOf("=")
-      const name = pair!.slice(0, at).trim()
-      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) providerCookies.delete(name)
-      else providerCookies.set(name, pair!.slice(at + 1))
-    }
+    storeCookies(providerCookies, response)
     const location = response.headers.get("location")
     await response.body?.cancel()
     if (location === null) return { view: { status: response.status, cookies: [], contentType: "provider stopped" } }

@@ -21,13 +21,7 @@ export class TestBrowser {
 
   #store(url: URL, response: Response): void {
     const jar = this.#jar.get(url.origin) ?? new Map<string, string>()
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const at = pair!.indexOf("=")
-      const name = pair!.slice(0, at).trim()
-      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) jar.delete(name)
-      else jar.set(name, pair!.slice(at + 1))
-    }
+    storeCookies(jar, response)
     this.#jar.set(url.origin, jar)
   }
 
@@ -120,4 +114,15 @@ function formPost(html: string, base: URL): { action: URL; body: URLSearchParams
     body.append(decodeEntities(input[1]!), decodeEntities(input[2]!))
   }
   return { action: new URL(decodeEntities(form[1]!), base), body }
+}
+
+/** Keeps a response's Set-Cookie values in `jar` (name → value), as a browser would: a cleared one goes. */
+export function storeCookies(jar: Map<string, string>, response: Response): void {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(";")
+    const at = pair!.indexOf("=")
+    const name = pair!.slice(0, at).trim()
+    if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) jar.delete(name)
+    else jar.set(name, pair!.slice(at + 1))
+  }
 }
