@@ -57,6 +57,29 @@ export const replaceAt =
     if (labels(ref)) pair.authjs = pair.latchkey
   }
 
+// Neutralisers both tests take out of every step, each for a difference the guide documents.
+
+/** Session cookies: latchkey writes `Max-Age` where Auth.js writes `Expires` ("Session cookie lifetime"). */
+export function sessionCookieLifetime(pair: Pair): void {
+  for (const view of [pair.authjs, pair.latchkey])
+    view.cookies = view.cookies.map((line) => (isSet(line) && isSessionCookie(line) ? line.replace(/; (Max-Age|Expires)/g, "").concat("; <lifetime>") : line))
+}
+
+/** The CSRF cookie latchkey re-sets with `Max-Age` where Auth.js sets none. */
+export function csrfCookieResealed(pair: Pair): void {
+  if (pair.authjs.cookies.some(isCsrfCookie)) return
+  pair.latchkey.cookies = pair.latchkey.cookies.filter((line) => !(isSet(line) && isCsrfCookie(line) && line.includes("Max-Age")))
+}
+
+/** A cleared cookie: latchkey adds an `Expires` in 1970 where Auth.js writes `Max-Age=0` alone ("A cleared cookie"). */
+export function clearedCookieExpires(pair: Pair): void {
+  const authjsClears = new Map(pair.authjs.cookies.filter((line) => !isSet(line)).map((line) => [cookieName(line), line]))
+  pair.latchkey.cookies = pair.latchkey.cookies.map((line) => {
+    const theirs = authjsClears.get(cookieName(line))
+    return !isSet(line) && theirs && !theirs.includes("Expires") ? line.replace("; Expires", "") : line
+  })
+}
+
 /** The migration guide, with its line breaks and indents as single spaces. */
 export const spaced = (text: string) => text.replace(/\s+/g, " ").trim()
 const GUIDE = spaced(readFileSync(new URL("../../docs/migrating-from-authjs.md", import.meta.url), "utf8"))

@@ -21,7 +21,7 @@
 // The sweep at the end compares every step after taking out exactly the differences listed in both
 // tables, so any new difference fails there.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bodyOf, cookieName, describeDifferences, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, setNames, type Pair } from "./differences.js"
+import { bodyOf, clearedCookieExpires, cookieName, csrfCookieResealed, describeDifferences, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, sessionCookieLifetime, setNames, type Pair } from "./differences.js"
 import type * as Shared from "./differences.js"
 import type { View } from "./differential-support.js"
 import { build, CALLBACK, ORIGIN, runFlow, SCENARIOS, SCRIPTS, startProvider, stopProvider, type OAuthScenario } from "./differential-oauth-support.js"
@@ -108,10 +108,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect(chunked.authjs.cookies.filter(isSessionCookie)).toEqual([0, 1, 2].map((n) => `set __Secure-authjs.session-token.${n}; Path=/; HttpOnly; Secure; SameSite=lax; Expires`))
       expect(chunked.latchkey.cookies.filter(isSessionCookie)).toEqual([0, 1, 2].map((n) => `set __Secure-authjs.session-token.${n}; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age`))
     },
-    neutralise(pair) {
-      for (const view of [pair.authjs, pair.latchkey])
-        view.cookies = view.cookies.map((line) => (isSet(line) && isSessionCookie(line) ? line.replace(/; (Max-Age|Expires)/g, "").concat("; <lifetime>") : line))
-    },
+    neutralise: sessionCookieLifetime,
   },
   {
     id: "jwt-resealed-at-update-age",
@@ -178,10 +175,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       const renamed = await at("oidc-cookies", "custom cookie names", SIGN_IN)
       expect(renamed.latchkey.cookies.filter(isCsrfCookie)).toEqual(["set app.csrf-token; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age"])
     },
-    neutralise(pair) {
-      if (pair.authjs.cookies.some(isCsrfCookie)) return
-      pair.latchkey.cookies = pair.latchkey.cookies.filter((line) => !(isSet(line) && isCsrfCookie(line) && line.includes("Max-Age")))
-    },
+    neutralise: csrfCookieResealed,
   },
   {
     id: "check-cookies-host-prefix",
@@ -248,13 +242,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect(checks.authjs.cookies.filter(isCheckCookie)).toEqual(["clear __Secure-authjs.pkce.code_verifier; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age"])
       expect(checks.latchkey.cookies.filter(isCheckCookie)).toEqual(["clear __Host-authjs.pkce.code_verifier; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age; Expires"])
     },
-    neutralise(pair) {
-      const authjsClears = new Map(pair.authjs.cookies.filter((line) => !isSet(line)).map((line) => [cookieName(line), line]))
-      pair.latchkey.cookies = pair.latchkey.cookies.map((line) => {
-        const theirs = authjsClears.get(cookieName(line))
-        return !isSet(line) && theirs && !theirs.includes("Expires") ? line.replace("; Expires", "") : line
-      })
-    },
+    neutralise: clearedCookieExpires,
   },
   {
     id: "failed-callback-error-code",

@@ -12,7 +12,7 @@
 // The sweep at the end compares every step after taking out exactly the differences listed in both
 // tables, so any new difference fails there.
 import { describe, expect, it } from "vitest"
-import { bodyOf, cookieName, describeDifferences, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, setNames, type Pair } from "./differences.js"
+import { bodyOf, clearedCookieExpires, csrfCookieResealed, describeDifferences, sessionCookieLifetime, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, setNames, type Pair } from "./differences.js"
 import type * as Shared from "./differences.js"
 import { build, runSide, SCENARIOS, SCRIPTS, type Scenario, type View } from "./differential-support.js"
 
@@ -75,10 +75,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect(authjs.cookies.filter(isSessionCookie)).toEqual(["set __Secure-authjs.session-token; Path=/; HttpOnly; Secure; SameSite=lax; Expires"])
       expect(latchkey.cookies.filter(isSessionCookie)).toEqual(["set __Secure-authjs.session-token; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age"])
     },
-    neutralise(pair) {
-      for (const view of [pair.authjs, pair.latchkey])
-        view.cookies = view.cookies.map((line) => (isSet(line) && isSessionCookie(line) ? line.replace(/; (Max-Age|Expires)/g, "").concat("; <lifetime>") : line))
-    },
+    neutralise: sessionCookieLifetime,
   },
   {
     id: "jwt-resealed-at-update-age",
@@ -144,10 +141,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       const email = await at("email-database", "email sign-in", "GET mailed link")
       expect(email.latchkey.cookies.filter(isCsrfCookie)).toEqual(["set __Host-authjs.csrf-token; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age"])
     },
-    neutralise(pair) {
-      if (pair.authjs.cookies.some(isCsrfCookie)) return
-      pair.latchkey.cookies = pair.latchkey.cookies.filter((line) => !(isSet(line) && isCsrfCookie(line) && line.includes("Max-Age")))
-    },
+    neutralise: csrfCookieResealed,
   },
   {
     id: "callback-url-cookie-name",
@@ -341,13 +335,7 @@ export const DOCUMENTED_DIFFERENCES: Documented[] = [
       expect(authjs.cookies.filter(isSessionCookie)).toEqual(["clear __Secure-authjs.session-token; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age"])
       expect(latchkey.cookies.filter(isSessionCookie)).toEqual(["clear __Secure-authjs.session-token; Path=/; HttpOnly; Secure; SameSite=lax; Max-Age; Expires"])
     },
-    neutralise(pair) {
-      const authjsClears = new Map(pair.authjs.cookies.filter((line) => !isSet(line)).map((line) => [cookieName(line), line]))
-      pair.latchkey.cookies = pair.latchkey.cookies.map((line) => {
-        const theirs = authjsClears.get(cookieName(line))
-        return !isSet(line) && theirs && !theirs.includes("Expires") ? line.replace("; Expires", "") : line
-      })
-    },
+    neutralise: clearedCookieExpires,
   },
   {
     id: "database-session-cookie-on-read",
