@@ -12,8 +12,9 @@ const passwordKdf = (name: string) => fileURLToPath(new URL(`./src/passwords/kdf
 // Node 22 run. .ci/run sets LATCHKEY_SKIP_HEAVY for the runs that leave test/e2e/ out, and
 // LATCHKEY_HEAVY_NODE22 on the one run that keeps test/e2e-node22/; below Node 22.17 that suite
 // skips with its reason.
-const heavySuites = ["test/e2e/**", "test/e2e-node22/**"]
-const skippedHeavy = process.env.LATCHKEY_SKIP_HEAVY ? ["test/e2e/**", ...(process.env.LATCHKEY_HEAVY_NODE22 ? [] : ["test/e2e-node22/**"])] : []
+const [e2e, e2eNode22] = ["test/e2e/**", "test/e2e-node22/**"]
+const heavySuites = [e2e, e2eNode22]
+const skippedHeavy = process.env.LATCHKEY_SKIP_HEAVY ? [e2e, ...(process.env.LATCHKEY_HEAVY_NODE22 ? [] : [e2eNode22])] : []
 
 // Most suites wait on a database, Redis or a child process more than they compute, so they run
 // one worker per core. Vitest's default is one fewer, which on CI's two cores is one: every file
@@ -22,6 +23,8 @@ const skippedHeavy = process.env.LATCHKEY_SKIP_HEAVY ? ["test/e2e/**", ...(proce
 // the rest, one file at a time.
 const workers = Math.max(availableParallelism(), 2)
 const light = { maxWorkers: workers, sequence: { groupOrder: 0 } }
+/** The imports of one crypto backend (the runtime's token crypto and password hashing), and the development hints. */
+const onBackend = (name: "node" | "webcrypto") => ({ alias: { "#crypto-backend": backend(name), "#password-kdf": passwordKdf(name), "#development": development } })
 
 // The token suites run twice, once per crypto backend, because each runtime ships exactly one of
 // them: Node gets node:crypto, every other runtime gets WebCrypto.
@@ -36,17 +39,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("node"), "#password-kdf": passwordKdf("node"), "#development": development } },
+        resolve: onBackend("node"),
         test: { name: "node-crypto", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...heavySuites], ...light },
       },
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("node"), "#password-kdf": passwordKdf("node"), "#development": development } },
+        resolve: onBackend("node"),
         test: { name: "heavy", include: heavySuites.map((glob) => `${glob}/*.test.ts`), exclude: [...configDefaults.exclude, ...skippedHeavy], maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
-        resolve: { alias: { "#crypto-backend": backend("webcrypto"), "#password-kdf": passwordKdf("webcrypto"), "#development": development } },
+        resolve: onBackend("webcrypto"),
         // The JWT codec, and the rate limiter's keyed hash, whose WebCrypto path answers promises.
         test: { name: "webcrypto", include: ["test/jwt/**/*.test.ts", "test/rate-limits/identifier.test.ts"], ...light },
       },
