@@ -12,7 +12,7 @@
 // The sweep at the end compares every step after taking out exactly the differences listed in both
 // tables, so any new difference fails there.
 import { describe, expect, it } from "vitest"
-import { bodyOf, clearedCookieExpires, csrfCookieResealed, describeDifferences, sessionCookieLifetime, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, setNames, type Pair } from "./differences.js"
+import { bodyOf, clearedCookieExpires, csrfCookieResealed, describeDifferences, isCallbackCookie, isCsrfCookie, isSessionCookie, isSet, replaceAt, sessionCookieLifetime, setNames, type Pair } from "./differences.js"
 import type * as Shared from "./differences.js"
 import { build, runSide, SCENARIOS, SCRIPTS, type Scenario, type View } from "./differential-support.js"
 

@@ -6,7 +6,6 @@ import Nodemailer from "../../src/providers/email/nodemailer.js"
 import type { EmailConfig } from "../../src/providers/types.js"
 import { csrfOf, mailbox, ORIGIN, post, recordingLogger, SECRET, secureApp, sessionOf } from "./support.js"
 
-
 /** An app with an email provider, and a link mailed to `email` from a browser of its own. */
 async function withLink(email = "ada@example.com", fields: Record<string, string> = {}, overrides: Partial<EmailConfig> = {}) {
   const adapter = memoryAdapter()

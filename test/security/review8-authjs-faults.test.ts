@@ -18,7 +18,6 @@ import { csrfOf, mailbox, jarOf, ORIGIN, post, recordingLogger, SECRET, secureAp
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 
-
 /** A real OpenID provider with one client per id in `clientIds`, redirecting to ORIGIN's callbacks. */
 function idpWith(accounts: TestAccount[], clientIds: string[]) {
   let server: OidcServer | undefined
