@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startGitHubLike, type GitHubLike, type GitHubLikeUser } from "../servers/github-like.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { APP, app, csrf, postForm, session } from "../handler/support.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "custom-providers.md"
@@ -24,7 +25,7 @@ describe("docs/custom-providers.md", () => {
     expect(unclaimed.map((block) => `line ${block.line}`)).toEqual([])
   })
 
-  it("every ts block compiles as the files it names, with the profile callbacks typed from the profile interfaces", () => {
+  itTypechecks("every ts block compiles as the files it names, with the profile callbacks typed from the profile interfaces", () => {
     // The typed profile is the point of `satisfies`: a misspelt claim must not compile.
     expect(compiled().filter((line) => !line.startsWith("test/docs/bare"))).toEqual([
       expect.stringMatching(/misspelt\.ts.*Property 'pictur' does not exist on type 'CorpProfile'/),
@@ -34,7 +35,7 @@ describe("docs/custom-providers.md", () => {
   // Issue 29, item 3: a provider kept in a plain `const`, with no `satisfies` or annotation, has
   // its `type` widened to string; `providers` accepts it (the run-time checks catch what the type
   // then cannot).
-  it("a provider in a plain const, without satisfies, fits in providers", () => {
+  itTypechecks("a provider in a plain const, without satisfies, fits in providers", () => {
     expect(compiled().filter((line) => line.startsWith("test/docs/bare"))).toEqual([])
   }, 120_000)
 })

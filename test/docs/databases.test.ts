@@ -14,6 +14,7 @@ import type { Adapter, AdapterUser } from "../../src/adapters/adapter.js"
 import { csrfOf, ORIGIN, post, SECRET, sessionOf } from "../security/support.js"
 import { appPage } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 import Redis from "ioredis"
 import * as latchkeyRedis from "../../src/redis/index.js"
@@ -41,7 +42,7 @@ describe("docs/databases.md", () => {
     expect(blocks.map((block) => `line ${block.line}: ${block.code.slice(0, 60)}`)).toEqual(blocks.filter((block) => claimed.includes(block.line)).map((block) => `line ${block.line}: ${block.code.slice(0, 60)}`))
   })
 
-  it("every ts block compiles as an app writes it, and the extended adapter is a latchkey Adapter", () => {
+  itTypechecks("every ts block compiles as an app writes it, and the extended adapter is a latchkey Adapter", () => {
     const diagnostics = typecheck({
       "databases-strategy.ts": `${PREAMBLE}declare const adapter: NonNullable<AuthConfig["adapter"]>\n${STRATEGY.code}\n`,
       "databases-cache.ts": `${PREAMBLE}declare const adapter: NonNullable<AuthConfig["adapter"]>\n${CACHE.code}\n`,

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { snippetsOf, typecheck, type Snippet } from "./support.js"
 
 const read = (path: string) => readFileSync(resolve(import.meta.dirname, "../..", path), "utf8")
@@ -75,7 +76,7 @@ describe("docs/frameworks/nextjs.md's code", () => {
     )
   })
 
-  it("every file compiles as an app writes it, against Next's and React's types", () => {
+  itTypechecks("every file compiles as an app writes it, against Next's and React's types", () => {
     const files = Object.fromEntries(NEXT_FILES.map((block) => [fileOf(block)!, block.code]))
     // app/actions.ts calls the app's own recordSignOut().
     const diagnostics = typecheck({ ...files, "app-globals.d.ts": "declare function recordSignOut(): Promise<void>\n" })

@@ -19,6 +19,7 @@ import { TestBrowser } from "../servers/browser.js"
 import { startGitHubLike, type GitHubLike } from "../servers/github-like.js"
 import { appPage } from "../handler/support.js"
 import { manifest, tempApp } from "../cli/init-support.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "getting-started.md"
@@ -37,7 +38,7 @@ describe("docs/getting-started.md", () => {
     expect(unclaimed.map((block) => `line ${block.line}`)).toEqual([])
   })
 
-  it("every block compiles as the file it names, in a Next.js app's layout", () => {
+  itTypechecks("every block compiles as the file it names, in a Next.js app's layout", () => {
     const files = { "app/auth/[...latchkey]/route.ts": ROUTE.code, "app/page.tsx": HOME.code, "next.config.ts": NEXT_CONFIG.code }
     const pglite = typecheck({ ...files, "auth.ts": PGLITE.code })
     const postgres = typecheck({ "auth.ts": POSTGRES.code })

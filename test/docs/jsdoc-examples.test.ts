@@ -7,7 +7,8 @@
 // it no longer lives.
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { typecheck } from "./support.js"
 
 const ROOT = resolve(import.meta.dirname, "../..")
@@ -52,9 +53,8 @@ function examples(): Example[] {
   return found
 }
 
-// A typecheck of ~600 files reads the same on every Node version: CI runs it once, with the heavy suites.
-describe.skipIf(process.env.LATCHKEY_SKIP_HEAVY)("the API reference's examples", () => {
-  it("compile where an app copies them (fragments may leave names to the reader)", () => {
+describe("the API reference's examples", () => {
+  itTypechecks("compile where an app copies them (fragments may leave names to the reader)", () => {
     const all = examples()
     expect(all.length).toBeGreaterThan(500)
     const files = Object.fromEntries(all.map((example, index) => [`jsdoc-examples/${index}.${example.jsx ? "tsx" : "ts"}`, `export {}\n${example.code}`]))

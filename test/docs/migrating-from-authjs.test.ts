@@ -14,6 +14,7 @@ import Nodemailer from "../../src/providers/email/nodemailer.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { csrf, postForm } from "../handler/support.js"
 import { TestBrowser } from "../servers/browser.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "migrating-from-authjs.md"
@@ -33,7 +34,7 @@ describe("docs/migrating-from-authjs.md", () => {
     expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
   })
 
-  it("every ts block compiles as an app writes it, with the augmentation applied to the Express app's session", () => {
+  itTypechecks("every ts block compiles as an app writes it, with the augmentation applied to the Express app's session", () => {
     const readsAugmentedFields = `import type { Session } from "latchkey"\nexport const role = (session: Session): "admin" | "member" => session.user.role\nexport const id = (session: Session): string => session.user.id\n`
     const diagnostics = typecheck({
       "migrating-types.d.ts": AUGMENTATION.code,

@@ -11,6 +11,7 @@ import GitHub from "../../src/providers/github.js"
 import Passkey from "../../src/providers/passkey.js"
 import * as webauthnModule from "../../src/webauthn/index.js"
 import { TestBrowser } from "../servers/browser.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { callback, csrfOf, fixtures, ORIGIN, passkeyApp, plantChallenge, SECRET, sessionOf, signUp } from "../webauthn/support.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
@@ -34,7 +35,7 @@ describe("docs/passkeys.md", () => {
     expect(INSTALL.code.trim()).toBe(missing.install)
   })
 
-  it("every ts block compiles as an app writes it, and the extended adapter is a latchkey Adapter", () => {
+  itTypechecks("every ts block compiles as an app writes it, and the extended adapter is a latchkey Adapter", () => {
     const diagnostics = typecheck({
       "db.ts": `import { drizzle } from "drizzle-orm/node-postgres"\nimport pg from "pg"\nexport const db = drizzle(new pg.Pool())\n`,
       "passkeys-setup.ts": `${SETUP.code}\n`,

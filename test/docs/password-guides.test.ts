@@ -21,6 +21,7 @@ import { rateLimits } from "../../src/rate-limits/plug-in.js"
 import { TestBrowser } from "../servers/browser.js"
 import { CHEAP } from "../passwords/support.js"
 import { nextActionBrowser } from "../integrations/next-action-browser.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { runSnippet, snippetsOf, typecheck, type Snippet } from "./support.js"
 
 const APP = "https://app.example.com"
@@ -90,7 +91,7 @@ describe("the password sections of the framework guides", () => {
     expect(KIT.map((block) => block.lang)).toEqual(["svelte", "svelte", "ts"])
   })
 
-  it("the ts and tsx blocks compile as an app writes them", () => {
+  itTypechecks("the ts and tsx blocks compile as an app writes them", () => {
     const diagnostics = typecheck({
       "lib/password-forms.ts": HELPERS.code,
       "app/password-forms.tsx": COMPONENTS.code.replace("@/lib/password-forms", "../lib/password-forms"),

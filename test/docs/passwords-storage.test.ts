@@ -24,6 +24,7 @@ import { prismaSchemaFile } from "../../src/cli/schema/prisma.js"
 import { addColumnStatement, schemaScript } from "../../src/cli/schema/sql.js"
 import { MARIADB, mariadbDatabase, probe } from "../cli/schema-support.js"
 import { sqliteUnavailable } from "../setup/services.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { postgresSchema, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "passwords.md"
@@ -86,7 +87,7 @@ describe("docs/passwords.md: Storage", () => {
     expect(drizzleSchemaFile("postgres", { ...NO_FEATURES, passwords: true })).toContain(`\n    ${line}\n`)
   })
 
-  it("every ts block compiles as an app writes it", () => {
+  itTypechecks("every ts block compiles as an app writes it", () => {
     const diagnostics = typecheck({
       "storage-schema-users.ts": DRIZZLE_TABLE.code,
       "storage-schema-others.ts": drizzleSchemaFile("postgres", { ...NO_FEATURES, databaseSessions: true, email: true }),

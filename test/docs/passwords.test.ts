@@ -16,6 +16,7 @@ import { hasherOn, rejection } from "../passwords/support.js"
 import * as root from "../../src/index.js"
 import * as adaptersModule from "../../src/adapters/index.js"
 import * as passwordProvider from "../../src/providers/password.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "passwords.md"
@@ -39,7 +40,7 @@ describe("docs/passwords.md", () => {
     expect(blocks.map((block) => block.line).filter((line) => !claimed.includes(line))).toEqual([])
   })
 
-  it("every ts block compiles as an app writes it", () => {
+  itTypechecks("every ts block compiles as an app writes it", () => {
     const diagnostics = typecheck({
       "passwords-accounts.ts": `declare const mailer: { send(mail: { to: string; subject: string; text: string; html: string }): Promise<void> }\n${ACCOUNTS.code}\n`,
       "passwords-sign-in.ts": `declare const db: { findUserByEmail(email: string): Promise<{ id: string; passwordHash: string } | null>; setPasswordHash(id: string, hash: string): Promise<void> }\n${SIGN_IN.code}\n`,

@@ -3,7 +3,8 @@
 // the refresh options, the Redis block and the federated sign-out block compile in the shape the
 // page gives them. A set-up without `refresh` must not compile with the routes: `getAccessToken`
 // is not there to call.
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { snippet, typecheck } from "./support.js"
 
 const PAGE = "provider-tokens.md"
@@ -18,7 +19,7 @@ const FEDERATED = snippet(PAGE, "ts", "revokeTokens: true,")
 const FREE_NAMES = `import type { AppProviders } from "latchkey/providers"\nimport { redisRefreshStore } from "latchkey/redis"\nimport type Redis from "ioredis"\ndeclare const providers: AppProviders\ndeclare const redis: Redis\n`
 
 describe("docs/provider-tokens.md", () => {
-  it("every ts block an app copies compiles, and getAccessToken is there only when the plug-in refreshes", () => {
+  itTypechecks("every ts block an app copies compiles, and getAccessToken is there only when the plug-in refreshes", () => {
     const withRoutes = (setup: string) => `${setup}\n${ROUTE.code.replace("export async function GET", "export async function calendar")}\n${JSON_ROUTE.code}\n`
     const options = `import { createAuth } from "latchkey"\nimport { providerTokens } from "latchkey/provider-tokens"\n${FREE_NAMES}export const { getAccessToken } = createAuth({\n  providers,\n${OPTIONS.code}\n})\n`
     const federated = `import { createAuth } from "latchkey"\nimport { providerTokens } from "latchkey/provider-tokens"\n${FREE_NAMES}export const auth = ${FEDERATED.code}\n`

@@ -8,6 +8,7 @@ import * as latchkey from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import * as rateLimitsModule from "../../src/rate-limits/index.js"
 import { attempt } from "../rate-limits/support.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { POSTGRES, postgresSkipReason, runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "rate-limits.md"
@@ -18,7 +19,7 @@ const TABLE = snippet(PAGE, "ts", "export function tableStore(pool: Pool): RateL
 afterEach(() => vi.unstubAllEnvs())
 
 describe("docs/rate-limits.md", () => {
-  it("every ts block compiles", () => {
+  itTypechecks("every ts block compiles", () => {
     const blocks = snippetsOf(PAGE).filter((block) => block.lang === "ts" && block !== LOCKOUT && !block.code.includes("clearLockout(\"Ada"))
     const files = Object.fromEntries(blocks.map((block, index) => [`rate-limits-doc-${index}.ts`, block.code]))
     files["rate-limits-doc-lockout.ts"] = `${SETUP.code}\n${LOCKOUT.code}\n`

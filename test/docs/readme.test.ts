@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import * as latchkey from "../../src/index.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
+import { itTypechecks } from "../setup/typechecks.js"
 import { runSnippet, snippet, snippetsOf, typecheck } from "./support.js"
 
 const PAGE = "../README.md"
@@ -35,7 +36,7 @@ describe("README.md", () => {
     expect(unclaimed.map((block) => `line ${block.line}: ${block.code.slice(0, 60)}`)).toEqual([])
   })
 
-  it("every ts block compiles as an app writes it", () => {
+  itTypechecks("every ts block compiles as an app writes it", () => {
     const files = Object.fromEntries(Object.entries(BLOCKS).map(([name, { marker, preamble }]) => [`readme-${name}.ts`, `${preamble}${snippet(PAGE, "ts", marker).code}\nexport {}\n`]))
     expect(typecheck(files)).toEqual([])
   }, 120_000)

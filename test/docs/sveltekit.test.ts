@@ -4,14 +4,15 @@
 // declares them for a .svelte.ts file.
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { snippet, typecheck } from "./support.js"
 
 const PAGE = "frameworks/sveltekit.md"
 const RUNES = "declare function $state<T>(initial: T): T\ndeclare function $effect(fn: () => void | (() => void)): void\n"
 
 describe("docs/frameworks/sveltekit.md", () => {
-  it("the configuration, the hook, app.d.ts and the form actions compile as the files they name", () => {
+  itTypechecks("the configuration, the hook, app.d.ts and the form actions compile as the files they name", () => {
     const files = {
       "src/auth.ts": snippet(PAGE, "ts", "// src/auth.ts").code,
       "src/hooks.server.ts": snippet(PAGE, "ts", "// src/hooks.server.ts").code,
@@ -21,7 +22,7 @@ describe("docs/frameworks/sveltekit.md", () => {
     expect(typecheck(files)).toEqual([])
   }, 60_000)
 
-  it("the session in the browser compiles: its Session type comes from latchkey/client, in the page and in the example", () => {
+  itTypechecks("the session in the browser compiles: its Session type comes from latchkey/client, in the page and in the example", () => {
     const block = snippet(PAGE, "ts", "// src/lib/session.svelte.ts").code
     expect(block).toContain('from "latchkey/client"')
     const example = readFileSync(resolve(import.meta.dirname, "../../examples/sveltekit-app/src/routes/session.svelte.ts"), "utf8")

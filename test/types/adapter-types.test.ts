@@ -3,6 +3,7 @@
 // again with the TypeScript API so that `vitest run` alone also catches a regression.
 import type { Adapter as AuthJsAdapter, AdapterAccount as AuthJsAccount, AdapterAuthenticator as AuthJsAuthenticator, AdapterSession as AuthJsSession, AdapterUser as AuthJsUser, VerificationToken as AuthJsToken } from "@auth/core/adapters"
 import { describe, expect, expectTypeOf, it } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { strictDiagnostics } from "./strict.js"
 import { MissingAdapterMethodError } from "../../src/errors.js"
 import { createAuth, type AuthConfig } from "../../src/handler/index.js"
@@ -84,7 +85,7 @@ function PrismaAdapter(p: PrismaLike): AuthJsAdapter {
 }
 
 describe("an Auth.js adapter type-checks as it is", () => {
-  it("this file compiles under strict TypeScript", () => {
+  itTypechecks("this file compiles under strict TypeScript", () => {
     expect(strictDiagnostics(import.meta.url)).toEqual([])
   }, 60_000)
 

@@ -3,6 +3,7 @@
 // to the id at run time, as the docs say). Compiled strict with the TypeScript API, so `vitest run`
 // alone catches a regression; the run-time half signs nothing in, it resolves the same consts.
 import { describe, expect, expectTypeOf, it } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { strictDiagnostics } from "./strict.js"
 import { createAuth } from "../../src/handler/index.js"
 import { resolveProviders } from "../../src/providers/core/resolve.js"
@@ -37,7 +38,7 @@ const typedOidc: OIDCConfig = { id: "typed", type: "oidc", issuer: "https://type
 const typedOAuth: OAuth2Config = { id: "typed-oauth", type: "oauth", issuer: "https://typed.example", clientId: "t", clientSecret: "s" }
 
 describe("custom providers in TypeScript", () => {
-  it("this file compiles under strict TypeScript", () => {
+  itTypechecks("this file compiles under strict TypeScript", () => {
     expect(strictDiagnostics(import.meta.url)).toEqual([])
   }, 60_000)
 

@@ -7,7 +7,8 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const unavailable = existsSync(`${root}dist/dts/index.d.ts`) ? undefined : "no build in dist/ (run npm run build, or npm test, which builds first)"
@@ -213,15 +214,15 @@ const express = { "types.d.ts": AUGMENTATION, "auth.ts": EXPRESS_AUTH, "schema.t
 const next = { "next-auth.d.ts": AUGMENTATION, "auth.ts": NEXT_AUTH, "page.ts": NEXT_PAGES }
 
 describe.skipIf(unavailable)("apps moved from Auth.js type-check against the built declarations", () => {
-  it("the @auth/express app: augmentation, session.user, a hand-written OIDC profile, AdapterAccountType, CredentialsSignin", () => {
+  itTypechecks("the @auth/express app: augmentation, session.user, a hand-written OIDC profile, AdapterAccountType, CredentialsSignin", () => {
     expect(typeCheck("__express_app__", express, node16)).toEqual([])
   }, 120_000)
 
-  it("the next-auth v5 app: auth() in a server component and useSession in a client component see the augmented session", () => {
+  itTypechecks("the next-auth v5 app: auth() in a server component and useSession in a client component see the augmented session", () => {
     expect(typeCheck("__next_app__", next, bundler)).toEqual([])
   }, 120_000)
 
-  it("the harness sees errors: a field nobody declared, and an augmentation still aimed at next-auth", () => {
+  itTypechecks("the harness sees errors: a field nobody declared, and an augmentation still aimed at next-auth", () => {
     const undeclared = typeCheck("__next_app__", { ...next, "page.ts": `${NEXT_PAGES}\nexport const tenant = async () => (await auth())?.user.tenant\n` }, bundler)
     expect(undeclared).toEqual([expect.stringMatching(/^page\.ts: Property 'tenant' does not exist/)])
     // Left as it was, the augmentation names a package that is gone. With skipLibCheck (Next's
@@ -230,7 +231,7 @@ describe.skipIf(unavailable)("apps moved from Auth.js type-check against the bui
     expect(stale).toContainEqual("page.ts: Property 'role' does not exist on type 'User'.")
   }, 120_000)
 
-  it("\"latchkey/types\" is an augmentation target too, in a file that imports nothing else from it", () => {
+  itTypechecks("\"latchkey/types\" is an augmentation target too, in a file that imports nothing else from it", () => {
     const viaTypes = AUGMENTATION.replace('declare module "latchkey"', 'declare module "latchkey/types"')
     expect(typeCheck("__express_app__", { ...express, "types.d.ts": viaTypes }, node16)).toEqual([])
   }, 120_000)

@@ -5,6 +5,7 @@
 // `tsc -p tsconfig.json`, and its first test compiles it again with the TypeScript API so that
 // `vitest run` alone also catches a regression.
 import { describe, expect, expectTypeOf, it } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { strictDiagnostics } from "./strict.js"
 import { createAuth, type AccessTokenApi, type Auth, type AuthConfig } from "../../src/handler/index.js"
 import { Latchkey as NextLatchkey } from "../../src/integrations/next/index.js"
@@ -16,7 +17,7 @@ const base = { providers: [GitHub({ clientId: "id", clientSecret: "secret" })], 
 const request = new Request("http://localhost/dashboard")
 
 describe("getAccessToken follows the providerTokens plug-in", () => {
-  it("this file compiles under strict TypeScript", () => {
+  itTypechecks("this file compiles under strict TypeScript", () => {
     expect(strictDiagnostics(import.meta.url)).toEqual([])
   }, 60_000)
 

@@ -4,7 +4,8 @@
 // app is a virtual file compiled in a program of its own, with the package's subpaths mapped to src/.
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { STRICT_OPTIONS } from "./strict.js"
 
 const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url))
@@ -77,7 +78,7 @@ function compile(source: string, oldProgram?: ts.Program): { messages: string[];
 }
 
 describe("declare module keeps working", () => {
-  it("a Session augmented through \"latchkey\" and a JWT through \"latchkey/types\" type auth(), the client and useSession", () => {
+  itTypechecks("a Session augmented through \"latchkey\" and a JWT through \"latchkey/types\" type auth(), the client and useSession", () => {
     const { messages, program } = compile(APP)
     expect(messages).toEqual([])
     // The harness sees errors: the same app reading a field nobody declared does not compile.

@@ -3,6 +3,7 @@
 // type-checked by `tsc -p tsconfig.json` (strict, in CI's typecheck step), and its first test
 // compiles it again with the TypeScript API so that `vitest run` alone also catches a regression.
 import { describe, expect, expectTypeOf, it } from "vitest"
+import { itTypechecks } from "../setup/typechecks.js"
 import { strictDiagnostics } from "./strict.js"
 import { createAuthClient } from "../../src/client/client.js"
 import { getSession } from "../../src/client/default-client.js"
@@ -32,7 +33,7 @@ const typed = createAuth({
 type AppSession = InferSession<typeof typed>
 
 describe("session types follow the config", () => {
-  it("this file compiles under strict TypeScript", () => {
+  itTypechecks("this file compiles under strict TypeScript", () => {
     expect(strictDiagnostics(import.meta.url)).toEqual([])
   }, 60_000)
 
