@@ -7,7 +7,6 @@
  * store and closes its connections. `skipReason()` says why the entry cannot run here (its server
  * does not answer), or undefined; the in-process entries never skip.
  */
-import { PGlite } from "@electric-sql/pglite"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
 import PostgresAdapter from "@auth/pg-adapter"
@@ -20,7 +19,7 @@ import redisDriver from "unstorage/drivers/redis"
 import type { Adapter } from "../../src/adapters/adapter.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { MARIADB, POSTGRES, PROBE_TIMEOUT_MS, REDIS, skipReasonFor as probe } from "../setup/services.js"
-import { mariadbDatabase, postgresSchema, schemaFile, uniqueName } from "./fresh-stores.js"
+import { mariadbDatabase, pgliteWith, postgresSchema, schemaFile, uniqueName } from "./fresh-stores.js"
 
 
 /** A live adapter on its own store. */
@@ -61,8 +60,7 @@ export const adapterMatrix: readonly MatrixEntry[] = [
     name: "drizzle-pglite",
     skipReason: never,
     async setup() {
-      const client = new PGlite()
-      await client.exec(await schemaFile("drizzle-pg.sql"))
+      const client = await pgliteWith(await schemaFile("drizzle-pg.sql"))
       return { adapter: DrizzleAdapter(drizzlePglite({ client })), teardown: () => client.close() }
     },
   },

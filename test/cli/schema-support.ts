@@ -6,7 +6,6 @@
  * `email` compares exactly (utf8mb4_bin), a departure of the hand-written schema's it does not share.
  */
 import { randomBytes } from "node:crypto"
-import { PGlite } from "@electric-sql/pglite"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
 import PostgresAdapter from "@auth/pg-adapter"
@@ -16,6 +15,7 @@ import { Kysely, MysqlDialect, PostgresDialect, sql } from "kysely"
 import { createPool } from "mysql2"
 import mysql from "mysql2/promise"
 import pg from "pg"
+import { pgliteWith } from "../adapters/fresh-stores.js"
 import type { MatrixEntry } from "../adapters/matrix.js"
 import { physicalSchema } from "../../src/cli/schema/physical.js"
 import { FLAVOURS, type Dialect, type FlavourId } from "../../src/cli/schema/flavours.js"
@@ -94,8 +94,7 @@ export const generatedMatrix: MatrixEntry[] = [
     name: "drizzle-pglite",
     skipReason: never,
     async setup() {
-      const client = new PGlite()
-      await client.exec(generatedSql("drizzle", "postgres"))
+      const client = await pgliteWith(generatedSql("drizzle", "postgres"))
       return { adapter: DrizzleAdapter(drizzlePglite({ client })), teardown: () => client.close() }
     },
   },

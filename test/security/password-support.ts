@@ -9,7 +9,6 @@ import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
 import PostgresAdapter from "@auth/pg-adapter"
 import type { Kysely } from "kysely"
-import { PGlite } from "@electric-sql/pglite"
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite"
 import { expect, vi } from "vitest"
 import type { Adapter } from "../../src/adapters/adapter.js"
@@ -18,7 +17,7 @@ import { createAuth, type AuthConfig } from "../../src/handler/index.js"
 import { passwords, passwordsWith } from "../../src/passwords/index.js"
 import Password from "../../src/providers/password.js"
 import { MARIADB, POSTGRES, skipReasonFor as probe } from "../setup/services.js"
-import { mariadbDatabase, postgresSchema, schemaFile } from "../adapters/fresh-stores.js"
+import { mariadbDatabase, pgliteWith, postgresSchema, schemaFile } from "../adapters/fresh-stores.js"
 import { recordingLogger } from "./support.js"
 
 // Every flow hashes; on a shared machine a default 64 MiB scrypt can take seconds.
@@ -272,9 +271,7 @@ export const STORES: readonly StoreEntry[] = [
     name: "pglite",
     skipReason: async () => undefined,
     async setup() {
-      const client = new PGlite()
-      await client.exec(await schemaFile("drizzle-pg.sql"))
-      await client.exec('ALTER TABLE "user" ADD COLUMN password text')
+      const client = await pgliteWith(`${await schemaFile("drizzle-pg.sql")}\nALTER TABLE "user" ADD COLUMN password text;`)
       const adapter: Adapter = {
         ...DrizzleAdapter(drizzlePglite({ client })),
         getUserPassword: async (id) => (await client.query<{ password: string | null }>('select password from "user" where id = $1', [id])).rows[0]?.password ?? null,
