@@ -53,6 +53,42 @@ for (const strategy of STRATEGIES) {
     })
   })
 
+  // A link mailed before the password changed was asked for by whoever knew the old password (or
+  // read the mailbox once): the change ends it, so the old password's holder cannot come back by it.
+  describe(`links mailed before a change of password (${strategy} sessions)`, () => {
+    let app: PasswordApp
+    beforeAll(() => {
+      app = passwordApp({ strategy })
+    })
+
+    it("a pending reset link sets no password after the change", async () => {
+      const ada = fresh("ada")
+      const laptop = await account(app, ada, PW.ada)
+      const link = await resetLink(app, ada)
+      expect((await laptop.post("/auth/password/change", { currentPassword: PW.ada, newPassword: PW.fresh })).status).toBe(200)
+      await expectRefused(await reset(app.browser(), link, THIEF), "InvalidToken")
+      expect(await opens(app, ada, THIEF)).toBe(false)
+      expect(await opens(app, ada, PW.fresh)).toBe(true)
+    })
+
+    it("a thief's pending change of address moves nothing after the owner changes the password, though the thief's session lives on", async () => {
+      const ada = fresh("ada")
+      const laptop = await account(app, ada, PW.ada)
+      // The thief holds the old password and a copy of the session cookie, and sends the account to a mailbox of theirs.
+      const thief = laptop.clone()
+      const thiefMailbox = fresh("thief")
+      expect((await thief.post("/auth/password/change-email", { newEmail: thiefMailbox, password: PW.ada })).status).toBe(200)
+      const link = linkTo(app.mailbox, thiefMailbox, "confirm-email")
+      // The owner changes the password and keeps other sessions (the default), so the thief's copy still reads the account.
+      expect((await laptop.post("/auth/password/change", { currentPassword: PW.ada, newPassword: PW.fresh })).status).toBe(200)
+      expect((await thief.session())?.user?.email).toBe(ada)
+      await thief.open(pathOf(link))
+      expect(await app.adapter.getUserByEmail(thiefMailbox)).toBeNull()
+      expect((await app.adapter.getUserByEmail(ada))?.email).toBe(ada)
+      expect(await opens(app, ada, PW.fresh)).toBe(true)
+    })
+  })
+
   describe(`CSRF on every password POST (${strategy} sessions)`, () => {
     let app: PasswordApp
     beforeAll(() => {
