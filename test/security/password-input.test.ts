@@ -5,6 +5,8 @@
 // existing account (a Cyrillic letter in the domain, a +tag, a dot), an unverified sign-up against
 // a verified OAuth user's address, and a change of address to one another user has.
 import { beforeAll, describe, expect, it, vi } from "vitest"
+import type { Adapter } from "../../src/adapters/adapter.js"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { account, errorOf, linksIn, linkTo, passwordApp, pathOf, PW, reset, resetLink, signIn, STRATEGIES, type PasswordApp } from "./password-support.js"
 
 const kdf = vi.hoisted(() => ({ calls: 0 }))
@@ -68,6 +70,38 @@ for (const strategy of STRATEGIES) {
       expect(kdf.calls - before).toBeLessThanOrEqual(1)
       expect(app.mailbox.slice(mails)).toEqual([])
       expect(await userIdOf(app, huge.toLowerCase())).toBeUndefined()
+    })
+
+    // A mutation probe: without the bound on a link token's user part, a forged token named a user id
+    // of any length, and each link route handed it to the adapter (a look-up per request, or a 500
+    // from a column with a length limit) before the stored hash refused it.
+    it("a link token forged to name a 4 kB user id reaches no adapter call on any link route", async () => {
+      const oversized: string[] = []
+      const base = memoryAdapter()
+      const adapter = new Proxy(base, {
+        get(target, name) {
+          const value = Reflect.get(target, name)
+          if (typeof value !== "function") return value
+          return (...args: unknown[]) => {
+            if (JSON.stringify(args).length > 2048) oversized.push(String(name))
+            return value.apply(target, args)
+          }
+        },
+      }) as Adapter
+      const forgedApp = passwordApp({ strategy, adapter })
+      const victim = fresh("ada")
+      const browser = await account(forgedApp, victim, PW.ada)
+      const token = `${"A".repeat(43)}.${Buffer.from("u".repeat(3000)).toString("base64url")}`
+      const query = `token=${token}&email=${encodeURIComponent(victim)}`
+      const answers = [
+        await forgedApp.browser().post("/auth/password/verify-email", { token, email: victim, password: PW.ada }),
+        await forgedApp.browser().post("/auth/password/reset", { token, email: victim, password: PW.fresh }),
+        await forgedApp.browser().request(`/auth/password/verify-email?${query}`),
+        await browser.request(`/auth/password/confirm-email?${query}`),
+      ]
+      expect(answers.map((answer) => answer.status < 500)).toEqual([true, true, true, true])
+      expect(oversized).toEqual([])
+      expect(await opens(forgedApp, victim, PW.fresh)).toBe(false)
     })
   })
 

@@ -131,3 +131,20 @@ for (const strategy of STRATEGIES) {
     })
   }
 }
+
+// A mutation probe: the squatter's sessions ended at the victim's reset only because the default
+// `revokeSessionsOnReset: true` ends every session. An app that turned it off keeps its users'
+// other sessions at a reset, but never the squatter's: the reset proved the address was not theirs.
+for (const strategy of STRATEGIES) {
+  it(`pre-hijacking with verification off and revokeSessionsOnReset: false, then a reset (${strategy} sessions): the squatter's session ends`, async () => {
+    const app = passwordApp({ strategy, provider: { requireEmailVerification: false, revokeSessionsOnReset: false } })
+    expect((await app.browser().post("/auth/password/sign-up", { email: VICTIM.email, password: PW.eve })).status).toBe(200)
+    const squatter = await signIn(app, VICTIM.email, PW.eve)
+    expect((await squatter.browser.session())?.user?.email).toBe(VICTIM.email)
+    const victim = app.browser()
+    expect((await reset(victim, await resetLink(app, VICTIM.email, victim), PW.fresh)).status).toBe(200)
+    expect((await victim.session())?.user?.email).toBe(VICTIM.email)
+    expect(await squatter.browser.session()).toBeNull()
+    expect((await signIn(app, VICTIM.email, PW.eve)).response.status).not.toBe(200)
+  })
+}

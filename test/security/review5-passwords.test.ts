@@ -135,6 +135,36 @@ for (const strategy of STRATEGIES) {
       expect(await opens(app, moved, PW.ada)).toBe(true)
     })
 
+    // A mutation probe: only the route that confirms a change of address ended the links; an app that
+    // moves an account itself (its own admin page calling updateUser) ends none. Each link is still
+    // checked against the address the account has now, so the old mailbox's holder gains nothing.
+    it("a reset link mailed before the app itself moved the account to another address resets nothing", async () => {
+      const app = passwordApp({ strategy })
+      const [ada, moved] = [fresh("ada"), fresh("moved")]
+      await account(app, ada, PW.ada)
+      const link = await resetLink(app, ada)
+      const user = (await app.adapter.getUserByEmail!(ada))!
+      await app.adapter.updateUser!({ id: user.id, email: moved })
+      expect(await errorOf(await reset(app.browser(), link, ATTACKER))).toBe("InvalidToken")
+      expect(await errorOf(await reset(app.browser(), link, ATTACKER, { email: moved }))).toBe("InvalidToken")
+      expect(await opens(app, moved, ATTACKER)).toBe(false)
+      expect(await opens(app, moved, PW.ada)).toBe(true)
+    })
+
+    it("a verification link mailed before the app itself moved the account verifies neither address", async () => {
+      const app = passwordApp({ strategy })
+      const [ada, moved] = [fresh("ada"), fresh("moved")]
+      const browser = app.browser()
+      expect((await browser.post("/auth/password/sign-up", { email: ada, password: PW.ada })).status).toBe(200)
+      const link = linkTo(app.mailbox, ada, "verify-email")
+      const user = (await app.adapter.getUserByEmail!(ada))!
+      await app.adapter.updateUser!({ id: user.id, email: moved })
+      // Opened in the browser that signed up, where a link verifies at once.
+      await browser.open(pathOf(link))
+      expect((await app.adapter.getUser!(user.id))?.emailVerified).toBeFalsy()
+      expect(await browser.session()).toBeNull()
+    })
+
     it("one reset link posted twice at the same instant with two passwords: exactly one is set", async () => {
       const app = passwordApp({ strategy })
       const ada = fresh("ada")
