@@ -1,10 +1,11 @@
 // The packed-tarball smoke test: pack latchkey, install the tarball into a fresh project, import
 // every subpath from ESM under Node, and typecheck a consumer with moduleResolution bundler and
-// node16 on TypeScript 5 and 6. The project starts without @simplewebauthn/server (an optional
-// peer): every subpath must import without it, and a passkey request must fail with the typed
-// MissingDependencyError naming the install line; once the peer is installed, the same request
-// must succeed. It uses the registry for latchkey's dependencies, typescript, react
-// (latchkey/react's peer) and @simplewebauthn/server only.
+// node16 on TypeScript 5, 6 (what SvelteKit's template installs) and 7 (the native compiler, npm's
+// latest). The project starts without @simplewebauthn/server (an optional peer): every subpath
+// must import without it, and a passkey request must fail with the typed MissingDependencyError
+// naming the install line; once the peer is installed, the same request must succeed. It uses the
+// registry for latchkey's dependencies, typescript, react (latchkey/react's peer) and
+// @simplewebauthn/server only.
 import { execFileSync, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -118,7 +119,7 @@ const config = { providers: [GitHub], basePath: 42 }
 createAuth(config)
 `
   )
-  for (const typescript of ["5", "6"]) {
+  for (const typescript of ["5", "6", "7"]) {
     run("npm", ["install", "--silent", "--no-audit", "--no-fund", `typescript@${typescript}`], app)
     for (const [module, resolution] of [["esnext", "bundler"], ["node16", "node16"]]) {
       const flags = ["--noEmit", "--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node"]
