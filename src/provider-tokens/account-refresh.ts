@@ -57,7 +57,12 @@ async function storedRow(adapter: Adapter, row: AdapterAccount): Promise<Adapter
   const found = adapter.getAccount
     ? await call("getAccount", () => adapter.getAccount!(providerAccountId, provider))
     : (await call("listAccountsByUserId", () => adapter.listAccountsByUserId!(row.userId))).find((stored) => stored.provider === provider && stored.providerAccountId === providerAccountId)
-  return found && String(found.userId) === String(row.userId) ? found : null
+  return found ? ownRow(found, row) : null
+}
+
+/** `found` when it is `row`'s user's, else null. */
+function ownRow(found: AdapterAccount, row: AdapterAccount): AdapterAccount | null {
+  return String(found.userId) === String(row.userId) ? found : null
 }
 
 /** Whether a stored row still holds the tokens of the row as read: no one has written it since. */
@@ -67,29 +72,30 @@ function holdsTokensOf(stored: AdapterAccount, read: AdapterAccount): boolean {
 
 /**
  * Writes a row's tokens into the row that is there, never into one removed meanwhile (the user
- * deleted it, or their account, while the refresh was in flight). `updateAccount` writes nothing
- * where there is no row. Unlink and re-link would re-create a removed row, so the row is read
- * again first and left alone when it is gone; when the link fails, the row as it was is linked
- * back before the error is thrown. A removal between that read and the link is still undone: a
- * window of two queries rather than of a refresh, which only a transaction (not in the Auth.js
- * adapter interface) would close. With `replacing` (the row as read before the refresh), the write
- * happens only while the row still holds its tokens.
+ * deleted it, or their account, while the refresh was in flight) nor into one another user holds
+ * now (the provider account was unlinked and linked to someone else meanwhile): the row is read
+ * again first, whatever the adapter, and left alone then. `justRead` is that read when the caller
+ * has just made it (a sign-in, with no refresh in between). Unlink and re-link re-create the row,
+ * so when the link fails the row as it was is linked back before the error is thrown. A change
+ * between the read and the write is still possible: a window of two queries rather than of a
+ * refresh, which only a transaction (not in the Auth.js adapter interface) would close. With
+ * `replacing` (the row as read before the refresh), the write happens only while the row still
+ * holds its tokens.
  */
-async function writeAccount(adapter: Adapter, row: AdapterAccount, replacing?: AdapterAccount): Promise<void> {
+async function writeAccount(adapter: Adapter, row: AdapterAccount, replacing?: AdapterAccount, justRead?: AdapterAccount | null): Promise<void> {
   const key = { provider: row.provider, providerAccountId: row.providerAccountId }
-  const stored = replacing || !adapter.updateAccount ? await storedRow(adapter, row) : undefined
-  if (stored === null || (replacing && stored && !holdsTokensOf(stored, replacing))) return
+  const stored = justRead === undefined ? await storedRow(adapter, row) : justRead && ownRow(justRead, row)
+  if (stored === null || (replacing && !holdsTokensOf(stored, replacing))) return
   const { access_token, refresh_token, expires_at, token_type, scope, id_token } = row
   if (adapter.updateAccount) {
     await call("updateAccount", () => adapter.updateAccount!({ ...key, access_token, refresh_token, expires_at, token_type, scope, id_token }))
     return
   }
-  const previous = stored!
   await call("unlinkAccount", () => adapter.unlinkAccount!(key))
   try {
-    await call("linkAccount", () => adapter.linkAccount!({ ...previous, ...row }))
+    await call("linkAccount", () => adapter.linkAccount!({ ...stored, ...row }))
   } catch (error) {
-    await call("linkAccount", () => adapter.linkAccount!(previous))
+    await call("linkAccount", () => adapter.linkAccount!(stored))
     throw error
   }
 }
@@ -231,7 +237,7 @@ export async function writeSignInTokens(context: ProviderTokensHost, userId: str
   const adapter = context.adapter!
   const previous = adapter.getAccount ? await call("getAccount", () => adapter.getAccount!(account.providerAccountId, account.provider)) : null
   const row = { ...(previous ?? {}), ...account, userId } as AdapterAccount
-  await writeAccount(adapter, withTokens(row, tokensOf(row)))
+  await writeAccount(adapter, withTokens(row, tokensOf(row)), undefined, adapter.getAccount ? previous : undefined)
 }
 
 /**
