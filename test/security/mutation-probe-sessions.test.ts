@@ -1,0 +1,121 @@
+// Mutation probe of src/jwt/ and src/adapters/: each describe pins one guard that could be deleted
+// without any other test failing. Each test drives the attack the guard stops and checks what must hold.
+import Redis from "ioredis"
+import { describe, expect, it } from "vitest"
+import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
+import { encode, getToken } from "../../src/jwt/index.js"
+import { providerTokens } from "../../src/provider-tokens/index.js"
+import Credentials from "../../src/providers/credentials.js"
+import { redisSessionVersions } from "../../src/redis/index.js"
+import { redisForSuite } from "../setup/services.js"
+import { refreshingProvider, requestFrom, sessionRead } from "../tokens/support.js"
+import { corpProvider, csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, sessionOf } from "./support.js"
+
+const SECRET = "mutation-probe-secret-0123456789abcdef"
+const PLAIN = "authjs.session-token"
+const SECURE = "__Secure-authjs.session-token"
+
+let redis: Redis | undefined
+const prefix = `latchkey-test:mutation-probe-sessions:${crypto.randomUUID()}:`
+redisForSuite(prefix, (client) => (redis = client))
+
+const VICTIM = { sub: "victim-sub", email: "victim@example.com", name: "Victim" }
+const ATTACKER = { sub: "attacker-sub", email: "attacker@evil.example", name: "Attacker" }
+const corp = corpProvider([VICTIM, ATTACKER])
+
+const people = () => Credentials({ credentials: { username: {} }, authorize: ({ username }) => ({ id: `u-${String(username)}`, name: String(username), email: `${String(username)}@example.com` }) })
+
+describe("getToken with secureCookie: true reads only the __Secure- cookie", () => {
+  // Guard: src/jwt/get-token.ts:findTokens (secondName is undefined when secureCookie is true)
+  it("a valid token under the plain name, which plain http or a sibling can set, is not read by a secureCookie reader", async () => {
+    // A session sealed for the plain cookie name (as an http origin of the same app writes it).
+    const plain = await encode({ token: { sub: "attacker" }, secret: SECRET, salt: PLAIN })
+    expect(await getToken({ req: new Headers({ cookie: `${PLAIN}=${plain}` }), secret: SECRET, secureCookie: false })).toMatchObject({ sub: "attacker" })
+    expect(await getToken({ req: new Headers({ cookie: `${PLAIN}=${plain}` }), secret: SECRET, secureCookie: true })).toBeNull()
+    // Nor does it stand in for a __Secure- cookie that does not open (a stale session, a rotated-away secret).
+    const stale = await encode({ token: { sub: "victim" }, secret: "a-secret-this-app-no-longer-has-0123456", salt: SECURE })
+    const req = new Headers({ cookie: `${SECURE}=${stale}; ${PLAIN}=${plain}` })
+    expect(await getToken({ req, secret: SECRET, secureCookie: true })).toBeNull()
+  })
+})
+
+describe("re-issuing a JWT session never makes it newer than the revocations it was read under", () => {
+  // Guard: src/adapters/jwt-session-token.ts:reissuedCookies (the re-sealed token keeps versionOf(read), not the store's current version)
+  it("a stolen cookie slid by an instance whose version copy lags a revokeSessions stays revoked on every instance", async (test) => {
+    if (!redis) return test.skip()
+    // Two instances sharing versions in Redis, each keeping a copy for a minute; every read slides (updateAge 0).
+    const versions = () => redisSessionVersions(redis!, { prefix: `${prefix}lag:`, cacheMs: 60_000 })
+    const instance = () => secureApp({ providers: [people()], session: { strategy: "jwt", updateAge: 0, revocationStore: versions() } })
+    const [a, b] = [instance(), instance()]
+    const laptop = a.browser()
+    await post(laptop, "/auth/signin/credentials", { csrfToken: await csrfOf(laptop), username: "ada" })
+    expect(await a.auth(requestFrom(laptop))).toMatchObject({ user: { name: "ada" } })
+    // B reads the session once: it now holds a copy of Ada's version.
+    expect(await b.auth(requestFrom(laptop))).toMatchObject({ user: { name: "ada" } })
+
+    await a.revokeSessions("u-ada")
+    expect(await a.auth(requestFrom(laptop))).toBeNull()
+    // The thief's next read lands on B, whose copy still honours it (the documented cacheMs window) and slides it.
+    const read = await sessionRead(b, requestFrom(laptop))
+    expect(read.session).toMatchObject({ user: { name: "ada" } })
+    const resealed = read.setCookies.filter((line) => line.startsWith(`${SECURE}=`) && !/max-age=0/i.test(line))
+    expect(resealed).toHaveLength(1)
+    laptop.acceptCookies(ORIGIN, read.setCookies)
+    // The re-sealed cookie is as revoked as the one it replaced: A, which knows the revocation, signs it out.
+    expect(await a.auth(requestFrom(laptop))).toBeNull()
+    expect((await sessionRead(a, requestFrom(laptop))).session).toBeNull()
+  })
+})
+
+describe("a hybrid session's cache copy never vouches for a provider-token write", () => {
+  const refreshing = refreshingProvider()
+
+  // Guard: src/adapters/database-session-rows.ts:heldSession (confirm() reads the row when the cache copy answered the read)
+  it("after revokeSession ends the victim's session (no version moves), stolen cookies within cache.maxAge make no refresh grant and write no account row", async () => {
+    const adapter = memoryAdapter()
+    const site = secureApp({ providers: [refreshing().provider()], adapter, providerTokens: providerTokens({ refresh: true }), session: { strategy: "database", cache: { maxAge: 300 } } })
+    const victim = site.browser()
+    await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
+    const row = [...adapter.accounts.values()].find((account) => account.provider === "corp")!
+    // The thief copies every cookie: the session token, the cache copy, the CSRF cookie that binds them.
+    const thief = site.browser()
+    thief.acceptCookies(ORIGIN, [...victim.cookies(ORIGIN)].map(([name, value]) => `${name}=${value}; Path=/; Secure`))
+    const sessionToken = victim.cookies(ORIGIN).get(SECURE)!
+    // One session is ended (an admin's revokeSession, or a sign-out elsewhere with the same token): the row goes, no version moves.
+    await site.revokeSession(sessionToken)
+    expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
+
+    const grants = refreshing().refreshGrants()
+    // The sign-in's access token is due at once: a read the copy vouched for would refresh it now.
+    const { session } = await sessionRead(site, requestFrom(thief))
+    expect(refreshing().refreshGrants()).toBe(grants)
+    expect([...adapter.accounts.values()].find((account) => account.provider === "corp")!.refresh_token).toBe(row.refresh_token)
+    expect(session).toBeNull()
+    expect(await site.getAccessToken(requestFrom(thief), "corp")).toBeNull()
+    expect(refreshing().refreshGrants()).toBe(grants)
+  })
+})
+
+describe("with session.sharedAcrossSubdomains, a database session still changes what lasts only in its own browser", () => {
+  // Guard: src/adapters/database-sessions.ts:confirmedUser (isThisBrowsersToken, checked even where reads share sessions across subdomains)
+  it("a session a sibling planted (read as shared) does not absorb the victim's next OAuth sign-in into the attacker's user", async () => {
+    const adapter = memoryAdapter()
+    const site = secureApp({ providers: [corp.provider()], adapter, session: { strategy: "database", sharedAcrossSubdomains: true } })
+    const attacker = site.browser()
+    corp.signInAs(ATTACKER.sub)
+    await post(attacker, "/auth/signin/corp", { csrfToken: await csrfOf(attacker) })
+    const attackerId = (await adapter.getUserByAccount({ provider: "corp", providerAccountId: ATTACKER.sub }))!.id
+    const victim = site.browser()
+    await csrfOf(victim)
+    plantFromSibling(victim, Object.fromEntries(Object.entries(jarOf(attacker)).filter(([name]) => name.includes("session-token"))))
+    // The app shares sessions across subdomains on purpose: the planted session reads, as documented.
+    expect((await sessionOf(victim))?.user.email).toBe(ATTACKER.email)
+    corp.signInAs(VICTIM.sub)
+    await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
+    // The victim's corp account is not linked into the attacker's user: it has a user of its own, and the victim is signed in as it.
+    const owner = await adapter.getUserByAccount({ provider: "corp", providerAccountId: VICTIM.sub })
+    expect(owner).not.toBeNull()
+    expect(owner!.id).not.toBe(attackerId)
+    expect((await sessionOf(victim))?.user.email).toBe(VICTIM.email)
+  })
+})
