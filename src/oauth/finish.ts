@@ -11,7 +11,7 @@ import { unverifiedPayload } from "./jwt-parts.js"
 import { mapProfile, obtainProfile } from "./profile.js"
 import { expiresAtOf } from "./token-expiry.js"
 import { normalizeTokenResponse } from "./token-response.js"
-import { translateError } from "./translate-error.js"
+import { translateError, type FlowStage } from "./translate-error.js"
 
 /**
  * What a completed sign-in yields.
@@ -52,7 +52,8 @@ async function serverForResponse(context: FlowContext, response: Response): Prom
   const body = (await response.clone().json().catch(() => ({}))) as { id_token?: unknown }
   const tid = typeof body.id_token === "string" ? unverifiedPayload(body.id_token)?.tid : undefined
   if (typeof tid !== "string" || !/^[0-9a-f-]{36}$/i.test(tid)) throw new OAuthProtocolError(provider.id, "the id_token has no valid tid to fill the issuer template.")
-  return { ...server, issuer: server.issuer.replace(TENANT_PLACEHOLDER, tid) }
+  // A function, so the tenant is put in as it is: a string replacement would read `$&` in it as a pattern.
+  return { ...server, issuer: server.issuer.replace(TENANT_PLACEHOLDER, () => tid) }
 }
 
 async function tokenResponse(context: FlowContext, params: URLSearchParams, values: CheckValues, options: HttpOptions): Promise<Response> {
@@ -135,14 +136,18 @@ export async function finishSignIn(provider: FlowProvider, request: Request, opt
   const checks = effectiveChecks(resolved, context.server)
   const values = await readChecks(resolved, checks, request, context.secret, context.secure, context.cookieName)
   if (values.state !== undefined && params.get("state") !== values.state) throw new InvalidCheckError("state", "mismatch")
+  // Which request a failure belongs to, for its message: a provider's own userinfo code that times
+  // out is "the userinfo request timed out", not the token request's.
+  let stage: FlowStage = "token"
   try {
     const callback = oauth.validateAuthResponse(context.server, context.client, params, values.state ?? oauth.skipStateCheck)
     const { result, claims } = await exchangeCode(context, callback, values, options)
     const tokens = tokenSet(resolved, result)
+    stage = "userinfo"
     const profile = await obtainProfile(context, tokens, claims, params, options)
     const { user, account } = await mapProfile(resolved, profile, tokens)
     return { user, account, profile, tokens, cookies: clearChecks(resolved, checks, context.secure, context.cookieName) }
   } catch (caught) {
-    throw translateError(resolved.id, caught, "token")
+    throw translateError(resolved.id, caught, stage)
   }
 }
