@@ -10,6 +10,7 @@ import { startSignIn } from "../../src/oauth/start.js"
 import GitHub from "../../src/providers/github.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
 import type { OIDCConfig } from "../../src/providers/types.js"
+import { TestBrowser } from "../servers/browser.js"
 import { startGitHubLike, type GitHubLike } from "../servers/github-like.js"
 import { startOidcServer, type OidcServer } from "../servers/oidc-provider.js"
 import { csrfOf, ORIGIN, post, recordingLogger, SECRET, secureApp, sessionOf } from "./support.js"
@@ -162,6 +163,51 @@ describe("a multi-tenant discovery document is accepted only for its own issuer 
   it("the genuine template is accepted (the refusal above is about the issuer, not the document)", async () => {
     const { url } = await start(discoveryNaming("https://login.microsoftonline.com/{tenantid}/v2.0"))
     expect(url.origin + url.pathname).toBe("https://login.microsoftonline.com/authorize")
+  })
+})
+
+describe("PKCE ties an authorization code to the browser whose sign-in asked for it", () => {
+  /**
+   * A victim's sign-in whose authorization response never reaches the app: its URL, code and all,
+   * is taken on the way (a leaked log or Referer, a hostile app on the phone claiming the redirect).
+   * Answers the victim's browser (which reaches the app again after the one interception) and the intercepted callback URL.
+   */
+  async function interceptedSignIn(site: ReturnType<typeof secureApp>) {
+    const intercepted: URL[] = []
+    const victim = new TestBrowser(undefined, async (input, init) => {
+      const url = new URL(String(input))
+      if (intercepted.length > 0 || url.origin !== ORIGIN || url.pathname !== "/auth/callback/corp") return site.dispatch(input, init)
+      intercepted.push(url)
+      return new Response("intercepted", { headers: { "content-type": "text/plain" } })
+    })
+    idp.signInAs(ADA.sub)
+    await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
+    expect(intercepted).toHaveLength(1)
+    expect(intercepted[0]!.searchParams.get("code")).toEqual(expect.any(String))
+    return { victim, callback: intercepted[0]! }
+  }
+
+  // Control: the intercepted response is a good one; in the browser that began the sign-in it signs Ada in.
+  it("the intercepted callback, delivered to the victim's own browser, signs the victim in", async () => {
+    const site = secureApp({ providers: [corp()] })
+    const { victim, callback } = await interceptedSignIn(site)
+    await victim.open(callback)
+    expect((await sessionOf(victim))?.user.email).toBe(ADA.email)
+  })
+
+  // Guard: src/oauth/start.ts (code_challenge) and src/oauth/finish.ts (code_verifier), the default checks of an OIDC provider.
+  it("the attacker who replays the victim's code in a sign-in of their own is refused, and gets no session", async () => {
+    const site = secureApp({ providers: [corp()] })
+    const { callback } = await interceptedSignIn(site)
+    // The attacker starts a sign-in of their own, stopping at the provider: their browser now holds their own flow's cookies.
+    const attacker = new TestBrowser(undefined, async (input, init) => {
+      if (new URL(String(input)).origin === new URL(idp.issuer).origin) return new Response("at the provider", { headers: { "content-type": "text/plain" } })
+      return site.dispatch(input, init)
+    })
+    await post(attacker, "/auth/signin/corp", { csrfToken: await csrfOf(attacker) })
+    const { url } = await attacker.open(callback)
+    expect(url.origin + url.pathname).toBe(`${ORIGIN}/auth/error`)
+    expect(await sessionOf(attacker)).toBeNull()
   })
 })
 
