@@ -15,7 +15,7 @@ import Passkey from "../../src/providers/passkey.js"
 import { webauthn } from "../../src/webauthn/index.js"
 import { providerTokens } from "../../src/provider-tokens/index.js"
 import type { TestBrowser } from "../servers/browser.js"
-import { refreshingProvider, requestFrom, sessionRead, signedIn } from "../tokens/support.js"
+import { gatedFetch, refreshingProvider, requestFrom, sessionRead, signedIn } from "../tokens/support.js"
 import { callback, ORIGIN as PASSKEY_ORIGIN, passkeyApp, sessionOf } from "../webauthn/support.js"
 import { options, SoftAuthenticator } from "./review7-passkeys-support.js"
 import { csrfOf, ORIGIN as APP, plantFromSibling, post, SECRET, secureApp, sessionOf as sessionOfApp } from "./support.js"
@@ -190,23 +190,6 @@ describe("provider tokens, database sessions: getAccessToken refreshes only for 
     expect([row().access_token, row().refresh_token]).toEqual([before.access_token, before.refresh_token])
   })
 })
-
-/** A fetch that holds the provider's token endpoint once `hold()` is called, until `release()`. */
-function gatedFetch() {
-  let release!: () => void
-  let arrive!: () => void
-  const opened = new Promise<void>((resolve) => (release = resolve))
-  const arrived = new Promise<void>((resolve) => (arrive = resolve))
-  let held = false
-  const gated: typeof fetch = async (input, init) => {
-    if (held && new URL(input instanceof Request ? input.url : String(input)).pathname === "/token") {
-      arrive()
-      await opened
-    }
-    return fetch(input, init)
-  }
-  return { fetch: gated, arrived, hold: () => void (held = true), release: () => ((held = false), release()) }
-}
 
 describe("provider tokens, database sessions: a refresh's write-back goes only into its own user's row", () => {
   // Guard: src/provider-tokens/account-refresh.ts:writeAccount (the row read again, `storedRow`'s owner check), on both write paths:

@@ -6,40 +6,10 @@ import type { Adapter, AdapterAccount } from "../../src/adapters/adapter.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { createAuth } from "../../src/handler/index.js"
 import { providerTokens } from "../../src/provider-tokens/index.js"
-import { refreshingProvider, requestFrom, signedIn } from "../tokens/support.js"
+import { gatedFetch, refreshingProvider, requestFrom, signedIn } from "../tokens/support.js"
 import { ORIGIN, SECRET } from "./support.js"
 
 const idp = refreshingProvider()
-
-/**
- * A fetch for the app that holds requests to the provider's token endpoint until released (then
- * passes them on to the real server): a slow provider, so a refresh is in flight while something
- * else happens.
- */
-function gatedFetch(): { fetch: typeof fetch; hold(): void; arrived: Promise<void>; release(): void } {
-  let release!: () => void
-  let arrived!: () => void
-  const opened = new Promise<void>((resolve) => (release = resolve))
-  const seen = new Promise<void>((resolve) => (arrived = resolve))
-  let active = false
-  const gated: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input))
-    if (active && url.pathname === "/token") {
-      arrived()
-      await opened
-    }
-    return fetch(input, init)
-  }
-  return {
-    fetch: gated,
-    hold: () => void (active = true),
-    arrived: seen,
-    release() {
-      active = false
-      release()
-    },
-  }
-}
 
 const quietLogger = { error: () => {}, warn: () => {}, debug: () => {} }
 

@@ -8,7 +8,7 @@ import type { Adapter, AdapterAccount } from "../../src/adapters/adapter.js"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { memoryRefreshStore, providerTokens } from "../../src/provider-tokens/index.js"
 import { secureApp } from "../security/support.js"
-import { refreshingProvider, requestFrom, signedIn } from "./support.js"
+import { gatedFetch, refreshingProvider, requestFrom, signedIn } from "./support.js"
 
 const idp = refreshingProvider()
 const quietLogger = { error: () => {}, warn: () => {}, debug: () => {} }
@@ -30,23 +30,6 @@ function flakyAdapter() {
   }
   const row = () => [...base.accounts.values()].find((account) => account.provider === "corp") as AdapterAccount | undefined
   return { base, adapter, state, row }
-}
-
-/** A fetch that holds the provider's token endpoint while `held`, until `release()`. */
-function gatedFetch() {
-  let release!: () => void
-  let arrive!: () => void
-  const opened = new Promise<void>((resolve) => (release = resolve))
-  const arrived = new Promise<void>((resolve) => (arrive = resolve))
-  let held = false
-  const gated: typeof fetch = async (input, init) => {
-    if (held && new URL(input instanceof Request ? input.url : String(input)).pathname === "/token") {
-      arrive()
-      await opened
-    }
-    return fetch(input, init)
-  }
-  return { fetch: gated, arrived, hold: () => void (held = true), release: () => ((held = false), release()) }
 }
 
 const databaseSessions = { logger: quietLogger, session: { strategy: "database" as const } }

@@ -157,3 +157,24 @@ export async function tokensSetBy(setCookies: string[]): Promise<Record<string, 
 export function probeRedis(): Promise<string | undefined> {
   return unreachable("Redis", REDIS)
 }
+
+/**
+ * A fetch for the app that holds requests to the provider's token endpoint once `hold()` is called,
+ * until `release()` (then passes them on to the real server): a slow provider, so a refresh is in
+ * flight while something else happens. `arrived` settles when the first held request comes in.
+ */
+export function gatedFetch(): { fetch: typeof fetch; hold(): void; arrived: Promise<void>; release(): void } {
+  let release!: () => void
+  let arrive!: () => void
+  const opened = new Promise<void>((resolve) => (release = resolve))
+  const arrived = new Promise<void>((resolve) => (arrive = resolve))
+  let held = false
+  const gated: typeof fetch = async (input, init) => {
+    if (held && new URL(input instanceof Request ? input.url : String(input)).pathname === "/token") {
+      arrive()
+      await opened
+    }
+    return fetch(input, init)
+  }
+  return { fetch: gated, arrived, hold: () => void (held = true), release: () => ((held = false), release()) }
+}
