@@ -4,11 +4,10 @@ import Redis from "ioredis"
 import { describe, expect, it } from "vitest"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { encode, getToken } from "../../src/jwt/index.js"
-import { providerTokens } from "../../src/provider-tokens/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { redisSessionVersions } from "../../src/redis/index.js"
 import { redisForSuite } from "../setup/services.js"
-import { refreshingProvider, requestFrom, sessionRead } from "../tokens/support.js"
+import { requestFrom, sessionRead } from "../tokens/support.js"
 import { corpProvider, csrfOf, jarOf, ORIGIN, plantFromSibling, post, secureApp, sessionOf } from "./support.js"
 
 const SECRET = "mutation-probe-secret-0123456789abcdef"
@@ -64,35 +63,6 @@ describe("re-issuing a JWT session never makes it newer than the revocations it 
     // The re-sealed cookie is as revoked as the one it replaced: A, which knows the revocation, signs it out.
     expect(await a.auth(requestFrom(laptop))).toBeNull()
     expect((await sessionRead(a, requestFrom(laptop))).session).toBeNull()
-  })
-})
-
-describe("a hybrid session's cache copy never vouches for a provider-token write", () => {
-  const refreshing = refreshingProvider()
-
-  // Guard: src/adapters/database-session-rows.ts:heldSession (confirm() reads the row when the cache copy answered the read)
-  it("after revokeSession ends the victim's session (no version moves), stolen cookies within cache.maxAge make no refresh grant and write no account row", async () => {
-    const adapter = memoryAdapter()
-    const site = secureApp({ providers: [refreshing().provider()], adapter, providerTokens: providerTokens({ refresh: true }), session: { strategy: "database", cache: { maxAge: 300 } } })
-    const victim = site.browser()
-    await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
-    const row = [...adapter.accounts.values()].find((account) => account.provider === "corp")!
-    // The thief copies every cookie: the session token, the cache copy, the CSRF cookie that binds them.
-    const thief = site.browser()
-    thief.acceptCookies(ORIGIN, [...victim.cookies(ORIGIN)].map(([name, value]) => `${name}=${value}; Path=/; Secure`))
-    const sessionToken = victim.cookies(ORIGIN).get(SECURE)!
-    // One session is ended (an admin's revokeSession, or a sign-out elsewhere with the same token): the row goes, no version moves.
-    await site.revokeSession(sessionToken)
-    expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
-
-    const grants = refreshing().refreshGrants()
-    // The sign-in's access token is due at once: a read the copy vouched for would refresh it now.
-    const { session } = await sessionRead(site, requestFrom(thief))
-    expect(refreshing().refreshGrants()).toBe(grants)
-    expect([...adapter.accounts.values()].find((account) => account.provider === "corp")!.refresh_token).toBe(row.refresh_token)
-    expect(session).toBeNull()
-    expect(await site.getAccessToken(requestFrom(thief), "corp")).toBeNull()
-    expect(refreshing().refreshGrants()).toBe(grants)
   })
 })
 

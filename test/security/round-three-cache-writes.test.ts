@@ -112,14 +112,23 @@ describe("the account API with a revoked session's cache copy (round three, item
 describe("provider-token writes with a revoked session's cache copy (round three, item 1)", () => {
   const refreshing = refreshingProvider()
 
-  it("a read with stolen cookies makes no refresh and writes no account row; the revoked session ends", async () => {
+  // "Sign out everywhere" raises the user's version, so the copy is refused before anything else; an
+  // admin's revokeSession (or a sign-out elsewhere with the same token) only deletes the row, so the
+  // copy still answers the read and the row check before the refresh (`HeldSession.confirm()`) is what stops it.
+  const revocations = {
+    revokeSessions: (site: ReturnType<typeof secureApp>, userId: string) => site.revokeSessions(userId),
+    revokeSession: (site: ReturnType<typeof secureApp>, _userId: string, sessionToken: string) => site.revokeSession(sessionToken),
+  }
+  it.each(Object.entries(revocations))("after %s, a read with stolen cookies makes no refresh and writes no account row; the revoked session ends", async (_name, revoke) => {
     const adapter = memoryAdapter()
     const site = secureApp({ providers: [refreshing().provider()], adapter, providerTokens: providerTokens({ refresh: true }), session: CACHED })
     const victim = site.browser()
     await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
     const row = [...adapter.accounts.values()].find((account) => account.provider === "corp")!
     const thief = stolenFrom(victim, site.browser(), ORIGIN)
-    await site.revokeSessions(row.userId)
+    const sessionToken = victim.cookies(ORIGIN).get("__Secure-authjs.session-token")!
+    await revoke(site, row.userId, sessionToken)
+    expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
     const grants = refreshing().refreshGrants()
     // The sign-in's access token is due at once: a trusted read would refresh it now.
     const { session } = await sessionRead(site, requestFrom(thief))
