@@ -99,6 +99,33 @@ for (const strategy of STRATEGIES) {
   })
 }
 
+// The same with verification off and an OAuth provider trusted to link by address: the victim's
+// sign-in joins the squatted account, which voids the squatter's password; the session the squatter
+// opened with it must end there too (complete-sign-in.ts: a voided password revokes its sessions).
+for (const strategy of STRATEGIES) {
+  it(`pre-hijacking with verification off, then the victim's OAuth sign-in joins by address (${strategy} sessions): the squatter's session ends`, async () => {
+    const app = passwordApp({ strategy, providers: [corp(true)], provider: { requireEmailVerification: false } })
+    const dispatch: typeof fetch = async (input, init) => {
+      const url = new URL(String(input))
+      if (url.origin === ORIGIN) return url.pathname.startsWith("/auth") ? app.handler(new Request(url, init as RequestInit)) : new Response(`app page ${url.pathname}`)
+      return fetch(input, init)
+    }
+    expect((await app.browser().post("/auth/password/sign-up", { email: VICTIM.email, password: PW.eve })).status).toBe(200)
+    const squatter = await signIn(app, VICTIM.email, PW.eve)
+    expect(squatter.response.status).toBe(200)
+    const victim = new TestBrowser(undefined, dispatch)
+    const { response: csrfAnswer } = await victim.open(`${ORIGIN}/auth/csrf`)
+    const { csrfToken } = (await csrfAnswer.json()) as { csrfToken: string }
+    idp.signInAs(VICTIM.sub)
+    await victim.open(`${ORIGIN}/auth/signin/corp`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }).toString() })
+    // The victim's Corp account joined the squatted user, and its password is gone.
+    const user = await app.adapter.getUserByAccount!({ provider: "corp", providerAccountId: VICTIM.sub })
+    expect(user?.email).toBe(VICTIM.email)
+    expect(await app.adapter.getUserPassword!(user!.id)).toBeFalsy()
+    expect(await (await squatter.browser.open("/auth/session")).json()).toBeNull()
+  })
+}
+
 // A fourth outside review: with verification off, the squatter's session can add other ways in (a
 // passkey, their own OAuth account) before the victim proves the address. Voiding the password and
 // the sessions left those: the squatter signed back in with them. They go with the password now,
