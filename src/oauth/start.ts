@@ -2,6 +2,7 @@ import * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
 import { effectiveChecks, createCheckValues, sealChecks } from "./checks.js"
 import { flowContext, type FlowProvider, type SignInOptions } from "./context.js"
+import { isLoopbackHttp } from "./http.js"
 
 /**
  * What {@link startSignIn} takes beyond the shared options.
@@ -75,6 +76,9 @@ export async function startSignIn(provider: FlowProvider, options: StartSignInOp
   const values = createCheckValues(checks)
   if (options.state !== undefined && values.state !== undefined) values.state = options.state
   const url = new URL(server.authorization_endpoint)
+  // The browser goes there, or a script assigns it to `location`: a discovery document naming a
+  // `javascript:` or `data:` endpoint would run in the app's origin, a plain-http one leaks the request.
+  if (url.protocol !== "https:" && !isLoopbackHttp(url)) throw new OAuthProtocolError(resolved.id, "the authorization endpoint must use https (plain http only on loopback hosts).")
   for (const params of [resolved.authorization.params, options.params ?? {}]) {
     for (const [key, value] of Object.entries(params)) {
       if (value !== undefined && !FLOW_PARAMETERS.includes(key)) url.searchParams.set(key, value)

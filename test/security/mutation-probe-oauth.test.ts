@@ -137,6 +137,33 @@ describe("plain http is allowed only to loopback hosts, whatever a discovery doc
   })
 })
 
+describe("the browser is sent to the provider only over https", () => {
+  // Guard: src/oauth/start.ts:startSignIn (the authorization endpoint must be https, or http on a loopback host).
+  // A hostile or compromised discovery document names a `javascript:` authorization endpoint: a 302 to it does
+  // nothing, but the browser client (X-Auth-Return-Redirect) receives it as `url` and assigns it to `location`,
+  // which would run the script in the app's origin.
+  it.each(["javascript:alert(document.cookie)//", "data:text/html,<script>alert(1)</script>", "http://idp.example/authorize"])(
+    "a discovery document naming %s as its authorization endpoint sends no browser there, and no script gets it as a url",
+    async (endpoint) => {
+      const rewriting: typeof fetch = async (input, init) => {
+        const url = new URL(String(input instanceof Request ? input.url : input))
+        const response = await fetch(input, init)
+        if (!url.pathname.endsWith("/.well-known/openid-configuration")) return response
+        return Response.json({ ...((await response.json()) as object), authorization_endpoint: endpoint })
+      }
+      const site = secureApp({ providers: [corp()], fetch: rewriting, logger: recordingLogger().logger })
+      const browser = site.browser()
+      const csrfToken = await csrfOf(browser)
+      const cookie = [...browser.cookies(ORIGIN)].map(([name, value]) => `${name}=${value}`).join("; ")
+      const headers = { cookie, "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" }
+      const answer = await site.handler(new Request(`${ORIGIN}/auth/signin/corp`, { method: "POST", headers, body: new URLSearchParams({ csrfToken }) }))
+      const { url } = (await answer.json()) as { url: string }
+      expect(new URL(url).origin).toBe(ORIGIN)
+      expect(new URL(url).pathname).toBe("/auth/error")
+    }
+  )
+})
+
 describe("a multi-tenant discovery document is accepted only for its own issuer template", () => {
   const COMMON = "https://login.microsoftonline.com/common/v2.0"
   /** Serves, for Entra ID's common endpoint, a discovery document whose issuer is `issuer`. */
