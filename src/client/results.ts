@@ -4,6 +4,7 @@
  * `error` is never mistaken for one); a JSON route's refusal is `{ error }`; anything else is not
  * the handler speaking.
  */
+import { isPageUrl } from "./navigate.js"
 import type { Outcome } from "./transport.js"
 import type { AuthClientError, ClientProvider, SignInResult } from "./types.js"
 
@@ -29,7 +30,7 @@ export function redirectResult(outcome: Outcome): SignInResult {
     if (status === 429 && Number.isSafeInteger(retryAfter)) refused.retryAfter = retryAfter as number
     return refused
   }
-  if (url === undefined || status !== 200) return { ok: false, error: "InvalidResponse", code: undefined, url: null, status }
+  if (url === undefined || status !== 200 || !isPageUrl(url)) return { ok: false, error: "InvalidResponse", code: undefined, url: null, status }
   return { ok: true, error: undefined, code: undefined, url, status }
 }
 

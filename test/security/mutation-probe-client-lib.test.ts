@@ -157,6 +157,31 @@ describe("client: only the handler's 200 answer is a result to follow", () => {
   })
 })
 
+describe("client: only an http(s) url is followed", () => {
+  // Guard: src/client/results.ts:redirectResult (a url the browser could not load as a page is InvalidResponse). The
+  // handler never answers one (src/oauth/start.ts refuses such an authorization endpoint), but `location.assign` of a
+  // `javascript:` url would run it in the app's origin: the client does not take the server's word for it either.
+  it.each(["javascript:alert(document.cookie)", "java\nscript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)"])(
+    "a 200 answer whose url is %j is refused, never a result to navigate to",
+    async (target) => {
+      const upstream: typeof fetch = async (input) => {
+        if (new URL(String(input)).pathname === "/auth/csrf") return Response.json({ csrfToken: "token" })
+        return Response.json({ url: target })
+      }
+      const client = createAuthClient({ baseUrl: APP, fetch: upstream, broadcast: false, refetchOnWindowFocus: false })
+      const result = await client.signIn("corp", { redirect: false })
+      expect(result).toEqual({ ok: false, error: "InvalidResponse", code: undefined, url: null, status: 200 })
+    }
+  )
+
+  // Control: relative, http and https urls are results, as the handler answers them.
+  it.each(["https://idp.example/authorize?x=1", "http://localhost:3000/", "/dashboard"])("a 200 answer whose url is %j is followed", async (target) => {
+    const upstream: typeof fetch = async (input) => (new URL(String(input)).pathname === "/auth/csrf" ? Response.json({ csrfToken: "token" }) : Response.json({ url: target }))
+    const client = createAuthClient({ baseUrl: APP, fetch: upstream, broadcast: false, refetchOnWindowFocus: false })
+    expect(await client.signIn("corp", { redirect: false })).toMatchObject({ ok: true, url: target })
+  })
+})
+
 describe("client: another tab's message is read only when it is latchkey's", () => {
   // Guard: src/client/broadcast.ts:triggerOf (latchkey === "session")
   it("a message on the channel with a trigger but without latchkey: \"session\" makes no client read again", async () => {
