@@ -63,9 +63,10 @@ const io: CliIO & InitIO = {
     const path = resolve(process.cwd(), name)
     mkdirSync(dirname(path), { recursive: true })
     const secret = name.startsWith(".env")
+    // `mode` applies only to a file this call creates: one that was there keeps its own, however loose,
+    // so it is narrowed first, before the new secret is in it.
+    if (secret && existsSync(path)) chmodSync(path, 0o600)
     writeFileSync(path, contents, { mode: secret ? 0o600 : 0o644 })
-    // `mode` applies only to a file this call creates: one that was there keeps its own, however loose.
-    if (secret) chmodSync(path, 0o600)
   },
   importModule: (name) => import(pathToFileURL(resolve(process.cwd(), name)).href),
   // Without a terminal nobody can answer: the answer is no, and `--yes` is the way to say yes.
