@@ -45,6 +45,17 @@ describe("latchkey doctor: the secret", () => {
   it("refuses a long but guessable secret, and a missing one", async () => {
     const guessable = await doctor({ ".env.local": env({ ...HEALTHY, AUTH_SECRET: "ab".repeat(24) }) })
     expect(guessable.text).toMatch(/✗ AUTH_SECRET .* looks guessable \(about 48 bits.*Fix: run `npx latchkey secret --write`/)
+    // Every character different, so the characters alone look random; each one follows from the last.
+    for (const walk of ["abcdefghijklmnopqrstuvwxyz012345", "0123456789abcdef0123456789abcdef", "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQ"]) {
+      const stepped = await doctor({ ".env.local": env({ ...HEALTHY, AUTH_SECRET: walk }) })
+      expect(stepped.text, walk).toMatch(/✗ AUTH_SECRET .* looks guessable/)
+    }
+    // What the Auth.js guides make (`openssl rand -hex 32`, `-base64 32`) still passes.
+    for (const bytes of [crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))]) {
+      const hex = Buffer.from(bytes).toString("hex")
+      const base64 = Buffer.from(bytes).toString("base64")
+      for (const secret of [hex, base64]) expect((await doctor({ ".env.local": env({ ...HEALTHY, AUTH_SECRET: secret }) })).text, secret).toMatch(/✓ AUTH_SECRET/)
+    }
     const missing = await doctor({ ".env.local": env({ AUTH_URL: HEALTHY.AUTH_URL }) })
     expect(missing.text).toMatch(/✗ No secret: AUTH_SECRET is not set.*Fix: run `npx latchkey secret --write`/)
     expect(missing.code).toBe(1)

@@ -1,7 +1,8 @@
 /**
  * The secret's strength: present, long enough, and not guessable. The guess estimate is the
- * string's own character entropy times its length, a floor that a random secret clears by far
- * (about 200 bits for `latchkey secret`'s 43 characters) and a word, a repeated pattern or a
+ * string's own character entropy (or that of its steps from character to character, when lower)
+ * times its length, a floor that a random secret clears by far (about 200 bits for `latchkey
+ * secret`'s 43 characters) and a word, a repeated pattern, a walk along the alphabet or a
  * 3-character value does not.
  */
 import type { DoctorContext } from "./context.js"
@@ -14,16 +15,28 @@ const MIN_BITS = 100
 
 const FIX = "run `npx latchkey secret --write` for a fresh 32-byte secret in .env.local (and set the same one in production)."
 
-/** The Shannon entropy of the string's characters, times its length: an upper bound on what a guesser faces. */
-export function estimatedBits(secret: string): number {
-  const counts = new Map<string, number>()
-  for (const character of secret) counts.set(character, (counts.get(character) ?? 0) + 1)
-  let perCharacter = 0
+/** The Shannon entropy, in bits, of one draw from `symbols`' own distribution. */
+function bitsPerSymbol(symbols: ReadonlyArray<string | number>): number {
+  const counts = new Map<string | number, number>()
+  for (const symbol of symbols) counts.set(symbol, (counts.get(symbol) ?? 0) + 1)
+  let bits = 0
   for (const count of counts.values()) {
-    const share = count / secret.length
-    perCharacter -= share * Math.log2(share)
+    const share = count / symbols.length
+    bits -= share * Math.log2(share)
   }
-  return Math.round(perCharacter * secret.length)
+  return bits
+}
+
+/**
+ * An upper bound on what a guesser faces: the entropy of the string's characters, and of the steps
+ * from each character to the next, whichever is lower, times its length. The steps catch a walk
+ * (`abcdef…`, `0123…`) whose characters are all different, so that they alone look random.
+ */
+export function estimatedBits(secret: string): number {
+  const characters = [...secret]
+  const steps = characters.slice(1).map((character, index) => character.codePointAt(0)! - characters[index]!.codePointAt(0)!)
+  const perCharacter = steps.length === 0 ? bitsPerSymbol(characters) : Math.min(bitsPerSymbol(characters), bitsPerSymbol(steps))
+  return Math.round(perCharacter * characters.length)
 }
 
 /** Checks `AUTH_SECRET` (and `AUTH_SECRET_1`..`_3`) or the config's `secret`. */
