@@ -6,6 +6,7 @@
  */
 import { allowInsecureRequests, customFetch } from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
+import { isLoopbackHttp } from "../lib/secure-url.js"
 
 /**
  * Options every flow function takes.
@@ -50,11 +51,6 @@ export const DEFAULT_TIMEOUT = 10_000
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576
 
-/** Plain http to a loopback host: the one non-TLS transport provider requests may use. */
-export function isLoopbackHttp(url: string | URL): boolean {
-  const { protocol, hostname } = new URL(url)
-  return protocol === "http:" && (hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname))
-}
 
 function tooLarge(provider: string, limit: number): OAuthProtocolError {
   return new OAuthProtocolError(provider, `a response was larger than ${limit} bytes.`)

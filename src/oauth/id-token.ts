@@ -8,8 +8,9 @@
  */
 import * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
+import { isSecureUrl } from "../lib/secure-url.js"
 import type { ResolvedOAuthProvider } from "../providers/types.js"
-import { isLoopbackHttp, type HttpOptions } from "./http.js"
+import type { HttpOptions } from "./http.js"
 import { asymmetricAlgorithms, verifyWithProviderKeys } from "./jwks.js"
 import { jwsHeader, signedParts } from "./jwt-parts.js"
 
@@ -59,7 +60,7 @@ function checkUnsigned(provider: ResolvedOAuthProvider, server: oauth.Authorizat
     throw new OAuthProtocolError(provider.id, 'the id_token is unsigned (alg "none") and did not come from the token endpoint itself, so nothing vouches for it.')
   }
   const endpoint = server.token_endpoint
-  if (endpoint === undefined || !(new URL(endpoint).protocol === "https:" || isLoopbackHttp(endpoint))) {
+  if (endpoint === undefined || !isSecureUrl(endpoint)) {
     throw new OAuthProtocolError(provider.id, 'the id_token is unsigned (alg "none") and the token endpoint is not reached over TLS, so nothing vouches for it.')
   }
 }

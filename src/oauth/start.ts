@@ -1,8 +1,8 @@
 import * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors.js"
+import { isSecureUrl } from "../lib/secure-url.js"
 import { effectiveChecks, createCheckValues, sealChecks } from "./checks.js"
 import { flowContext, type FlowProvider, type SignInOptions } from "./context.js"
-import { isLoopbackHttp } from "./http.js"
 
 /**
  * What {@link startSignIn} takes beyond the shared options.
@@ -78,7 +78,7 @@ export async function startSignIn(provider: FlowProvider, options: StartSignInOp
   const url = new URL(server.authorization_endpoint)
   // The browser goes there, or a script assigns it to `location`: a discovery document naming a
   // `javascript:` or `data:` endpoint would run in the app's origin, a plain-http one leaks the request.
-  if (url.protocol !== "https:" && !isLoopbackHttp(url)) throw new OAuthProtocolError(resolved.id, "the authorization endpoint must use https (plain http only on loopback hosts).")
+  if (!isSecureUrl(url)) throw new OAuthProtocolError(resolved.id, "the authorization endpoint must use https (plain http only on loopback hosts).")
   for (const params of [resolved.authorization.params, options.params ?? {}]) {
     for (const [key, value] of Object.entries(params)) {
       if (value !== undefined && !FLOW_PARAMETERS.includes(key)) url.searchParams.set(key, value)

@@ -112,7 +112,7 @@ describe("a provider's own userinfo request must describe the id_token's subject
 })
 
 describe("plain http is allowed only to loopback hosts, whatever a discovery document says", () => {
-  // Guard: src/oauth/http.ts:isLoopbackHttp (oauth4webapi's allowInsecureRequests only for a loopback host).
+  // Guard: src/lib/secure-url.ts:isLoopbackHttp (oauth4webapi's allowInsecureRequests only for a loopback host).
   it("a discovery document naming a plain-http token endpoint on another host never gets the code and client secret sent there", async () => {
     const PLAIN = "http://idp.example"
     const sentInClear: string[] = []
@@ -138,7 +138,7 @@ describe("plain http is allowed only to loopback hosts, whatever a discovery doc
 })
 
 describe("the browser is sent to the provider only over https", () => {
-  // Guard: src/oauth/start.ts:startSignIn (the authorization endpoint must be https, or http on a loopback host).
+  // Guard: src/oauth/start.ts:startSignIn (the authorization endpoint must be isSecureUrl: https, or http on a loopback host).
   // A hostile or compromised discovery document names a `javascript:` authorization endpoint: a 302 to it does
   // nothing, but the browser client (X-Auth-Return-Redirect) receives it as `url` and assigns it to `location`,
   // which would run the script in the app's origin.

@@ -7,6 +7,7 @@
 import { InvalidProviderError } from "../../errors.js"
 import { processEnv, readEnv, type EnvRecord } from "../../env.js"
 import { didYouMean } from "../../lib/did-you-mean.js"
+import { isSecureUrl } from "../../lib/secure-url.js"
 import { trimTrailingSlashes } from "../../lib/trim-slashes.js"
 import type {
   AppProvider,
@@ -78,10 +79,6 @@ export function envName(id: string, suffix: "ID" | "SECRET" | "ISSUER" | "KEY"):
   return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${suffix}`
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname)
-}
-
 /** Throws unless `url` is an absolute https URL (or http on a loopback host). */
 function checkUrl(id: string, field: string, url: string | undefined): void {
   if (url === undefined) return
@@ -91,8 +88,7 @@ function checkUrl(id: string, field: string, url: string | undefined): void {
   } catch {
     throw new InvalidProviderError(id, field, `${field} is not an absolute URL.`)
   }
-  const secure = parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopback(parsed.hostname))
-  if (!secure) throw new InvalidProviderError(id, field, `${field} must use https (plain http is allowed only on loopback hosts).`)
+  if (!isSecureUrl(parsed)) throw new InvalidProviderError(id, field, `${field} must use https (plain http is allowed only on loopback hosts).`)
 }
 
 /**
