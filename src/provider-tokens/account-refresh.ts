@@ -235,9 +235,10 @@ export async function checkUserAccounts(context: ProviderTokensHost, session: He
 /** Writes a returning user's sign-in tokens into their account row. */
 export async function writeSignInTokens(context: ProviderTokensHost, userId: string, account: Account): Promise<void> {
   const adapter = context.adapter!
-  const previous = adapter.getAccount ? await call("getAccount", () => adapter.getAccount!(account.providerAccountId, account.provider)) : null
+  // Undefined when the adapter cannot read one row: writeAccount then reads it its own way.
+  const previous = adapter.getAccount ? await call("getAccount", () => adapter.getAccount!(account.providerAccountId, account.provider)) : undefined
   const row = { ...(previous ?? {}), ...account, userId } as AdapterAccount
-  await writeAccount(adapter, withTokens(row, tokensOf(row)), undefined, adapter.getAccount ? previous : undefined)
+  await writeAccount(adapter, withTokens(row, tokensOf(row)), undefined, previous)
 }
 
 /**
