@@ -124,15 +124,23 @@ describe("the pages' CSP parses in every browser (round three, item 10)", () => 
 })
 
 describe("mutation survivors (round three)", () => {
-  it("JWT sessions: a session planted by a sibling does not absorb the victim's next sign-in", async () => {
+  // With sharedAcrossSubdomains the planted session reads, as documented; linking still needs the session's own
+  // browser (src/adapters/database-sessions.ts:confirmedUser's isThisBrowsersToken, found untested by a mutation probe).
+  const planted = [
+    ["JWT sessions", { strategy: "jwt" as const }, null],
+    ["database sessions shared across subdomains", { strategy: "database" as const, sharedAcrossSubdomains: true }, ATTACKER.email],
+  ] as const
+  it.each(planted)("%s: a session planted by a sibling does not absorb the victim's next sign-in", async (_name, session, plantedReadsAs) => {
     const adapter = memoryAdapter()
-    const site = secureApp({ providers: [corp.provider()], adapter, session: { strategy: "jwt" } })
+    const site = secureApp({ providers: [corp.provider()], adapter, session })
     const attacker = site.browser()
     corp.signInAs(ATTACKER.sub)
     await post(attacker, "/auth/signin/corp", { csrfToken: await csrfOf(attacker) })
     const attackerId = (await adapter.getUserByAccount({ provider: "corp", providerAccountId: ATTACKER.sub }))!.id
     const victim = site.browser()
+    await csrfOf(victim)
     plantFromSibling(victim, Object.fromEntries(Object.entries(jarOf(attacker)).filter(([name]) => name.includes("session-token"))))
+    expect((await sessionOf(victim))?.user.email ?? null).toBe(plantedReadsAs)
     corp.signInAs(VICTIM.sub)
     await post(victim, "/auth/signin/corp", { csrfToken: await csrfOf(victim) })
     const owner = await adapter.getUserByAccount({ provider: "corp", providerAccountId: VICTIM.sub })
