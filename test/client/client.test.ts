@@ -319,16 +319,19 @@ describe("latchkey/client against the handler", () => {
     const observer = new BroadcastChannel(name)
     const delivered = new Promise<void>((resolve) => {
       let seen = 0
-      observer.onmessage = () => ++seen === 3 && resolve()
+      observer.onmessage = () => ++seen === 5 && resolve()
     })
     const forger = new BroadcastChannel(name)
     forger.postMessage({ latchkey: "session", trigger: "nonsense" })
     forger.postMessage("signin")
+    // A trigger without latchkey's mark, or with another library's (broadcast.ts:triggerOf): not latchkey's to read.
+    forger.postMessage({ trigger: "signin" })
+    forger.postMessage({ latchkey: "other-library", trigger: "signout" })
     forger.postMessage({ latchkey: "session", trigger: "signin", data: { user: { name: "Mallory" }, expires: "2099-01-01T00:00:00.000Z" } })
     await delivered
     forger.close()
     observer.close()
-    expect(page.requests).toEqual([{ method: "GET", path: "/auth/session" }]) // the malformed two read nothing
+    expect(page.requests).toEqual([{ method: "GET", path: "/auth/session" }]) // the four that are not latchkey's read nothing
     await watching.getSession()
     expect(watching.getState()).toEqual({ data: null, status: "unauthenticated" })
     stop()

@@ -10,7 +10,7 @@ import { constantTimeEqual } from "../../src/lib/digest.js"
 import { normalizeEmailAddress } from "../../src/lib/email-address.js"
 import { redisSessionVersions } from "../../src/redis/index.js"
 import { redisForSuite } from "../setup/services.js"
-import { APP, clientApp } from "../client/support.js"
+import { APP } from "../client/support.js"
 import { ORIGIN, secureApp } from "./support.js"
 
 let redis: Redis | undefined
@@ -179,34 +179,6 @@ describe("client: only an http(s) url is followed", () => {
     const upstream: typeof fetch = async (input) => (new URL(String(input)).pathname === "/auth/csrf" ? Response.json({ csrfToken: "token" }) : Response.json({ url: target }))
     const client = createAuthClient({ baseUrl: APP, fetch: upstream, broadcast: false, refetchOnWindowFocus: false })
     expect(await client.signIn("corp", { redirect: false })).toMatchObject({ ok: true, url: target })
-  })
-})
-
-describe("client: another tab's message is read only when it is latchkey's", () => {
-  // Guard: src/client/broadcast.ts:triggerOf (latchkey === "session")
-  it("a message on the channel with a trigger but without latchkey: \"session\" makes no client read again", async () => {
-    const { pageFetch, page } = clientApp({ providers: [Credentials({ credentials: { username: {} }, authorize: ({ username }) => ({ id: String(username) }) })] })
-    const watching = createAuthClient({ baseUrl: APP, fetch: pageFetch, refetchOnWindowFocus: false })
-    const stop = watching.subscribe(() => undefined)
-    await watching.getSession()
-    page.requests.length = 0
-    const name = `latchkey:${APP}/auth`
-    // Made after the client's channel, so it is handed each message after the client was.
-    const observer = new BroadcastChannel(name)
-    const delivered = new Promise<void>((resolve) => {
-      let seen = 0
-      observer.onmessage = () => ++seen === 3 && resolve()
-    })
-    const other = new BroadcastChannel(name)
-    other.postMessage({ trigger: "signin" })
-    other.postMessage({ latchkey: "other-library", trigger: "signout" })
-    other.postMessage({ latchkey: "session", trigger: "signin" })
-    await delivered
-    other.close()
-    observer.close()
-    // Only the third, latchkey's own, is read: one GET of the session.
-    expect(page.requests).toEqual([{ method: "GET", path: "/auth/session" }])
-    stop()
   })
 })
 
