@@ -5,15 +5,10 @@
 // session (the session store's confirmedUser), and for JWT sessions that runs the callback too.
 import { describe, expect, it } from "vitest"
 import { callback, fixtures, passkeyApp, plantChallenge, sessionOf, signUp } from "../webauthn/support.js"
-import type { TestBrowser } from "../servers/browser.js"
 import { ORIGIN } from "../webauthn/support.js"
+import { stolenFrom } from "./support.js"
 
 const base64 = (base64url: string) => Buffer.from(base64url, "base64url").toString("base64")
-
-function stolenFrom(victim: TestBrowser, thief: TestBrowser): TestBrowser {
-  thief.acceptCookies(ORIGIN, [...victim.cookies(ORIGIN)].map(([name, value]) => `${name}=${value}; Path=/; Secure`))
-  return thief
-}
 
 /** A passkey app whose `jwt` callback ends a user's sessions once the app raises that user's version. */
 function appWithVersions() {
@@ -36,7 +31,7 @@ describe("a JWT session the app's jwt callback ended", () => {
     const victim = app.browser()
     await signUp(victim, "ada")
     const victimId = String([...app.adapter.users.values()][0]!.id)
-    const thief = stolenFrom(victim, app.browser())
+    const thief = stolenFrom(victim, app.browser(), ORIGIN)
     versions.set(victimId, 1)
 
     const grace = fixtures.registrations.grace

@@ -18,7 +18,7 @@ import type { TestBrowser } from "../servers/browser.js"
 import { gatedFetch, refreshingProvider, requestFrom, sessionRead, signedIn } from "../tokens/support.js"
 import { callback, ORIGIN as PASSKEY_ORIGIN, passkeyApp, sessionOf } from "../webauthn/support.js"
 import { options, SoftAuthenticator } from "./review7-passkeys-support.js"
-import { csrfOf, ORIGIN as APP, plantFromSibling, post, SECRET, secureApp, sessionOf as sessionOfApp } from "./support.js"
+import { csrfOf, ORIGIN as APP, plantFromSibling, post, SECRET, secureApp, sessionOf as sessionOfApp, stolenFrom } from "./support.js"
 
 type App = ReturnType<typeof passkeyApp>
 
@@ -142,12 +142,6 @@ describe("passkeys over https: the challenge cookie is one only this host can se
 const idp = refreshingProvider()
 const SESSION_COOKIE = "__Secure-authjs.session-token"
 const CACHED = { strategy: "database" as const, cache: { maxAge: 300 } }
-
-/** A second browser holding every cookie `victim` holds for ORIGIN (stolen by malware, a shared machine, a leaked HAR). */
-function stolenFrom(victim: TestBrowser, thief: TestBrowser): TestBrowser {
-  thief.acceptCookies(APP, [...victim.cookies(APP)].map(([name, value]) => `${name}=${value}; Path=/; Secure`))
-  return thief
-}
 
 /**
  * A victim signed in through the rotating provider with database sessions and the session cache,

@@ -8,10 +8,9 @@
 import { describe, expect, it } from "vitest"
 import { memoryAdapter } from "../../src/adapters/memory-adapter.js"
 import { providerTokens } from "../../src/provider-tokens/index.js"
-import type { TestBrowser } from "../servers/browser.js"
 import { refreshingProvider, requestFrom, sessionRead } from "../tokens/support.js"
 import { callback, csrfOf as passkeyCsrf, fixtures, ORIGIN as PASSKEY_ORIGIN, passkeyApp, plantChallenge, signUp } from "../webauthn/support.js"
-import { corpProvider, csrfOf, ORIGIN, post, secureApp, sessionOf } from "./support.js"
+import { corpProvider, csrfOf, ORIGIN, post, secureApp, sessionOf, stolenFrom } from "./support.js"
 
 const VICTIM = { sub: "victim-sub", email: "victim@example.com", name: "Victim" }
 const ATTACKER = { sub: "attacker-sub", email: "attacker@evil.example", name: "Attacker" }
@@ -19,13 +18,6 @@ const idp = corpProvider([VICTIM, ATTACKER])
 
 const CACHED = { strategy: "database" as const, cache: { maxAge: 300 } }
 const base64 = (base64url: string) => Buffer.from(base64url, "base64url").toString("base64")
-
-/** A second browser holding every cookie the victim's holds for `origin` (stolen by malware, a shared machine, a leaked HAR). */
-function stolenFrom(victim: TestBrowser, thief: TestBrowser, origin: string): TestBrowser {
-  const lines = [...victim.cookies(origin)].map(([name, value]) => `${name}=${value}; Path=/${origin.startsWith("https:") ? "; Secure" : ""}`)
-  thief.acceptCookies(origin, lines)
-  return thief
-}
 
 describe("passkeys with a revoked session's cache copy (round three, item 1a)", () => {
   async function victimWithPasskey() {

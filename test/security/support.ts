@@ -47,6 +47,13 @@ export function plantFromSibling(browser: TestBrowser, cookies: Record<string, s
   }
 }
 
+/** A second browser holding every cookie `victim` holds for `origin` (stolen by malware, a shared machine, a leaked HAR). */
+export function stolenFrom(victim: TestBrowser, thief: TestBrowser, origin = ORIGIN): TestBrowser {
+  const lines = [...victim.cookies(origin)].map(([name, value]) => `${name}=${value}; Path=/${origin.startsWith("https:") ? "; Secure" : ""}`)
+  thief.acceptCookies(origin, lines)
+  return thief
+}
+
 /** The cookies a browser holds for ORIGIN, as name → value. */
 export function jarOf(browser: TestBrowser): Record<string, string> {
   return Object.fromEntries(browser.cookies(ORIGIN))
